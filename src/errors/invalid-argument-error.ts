@@ -1,0 +1,35 @@
+import { ToolOrchestratorError } from './tool-orchestrator-error.js';
+
+/** Options of {@link InvalidArgumentError}. */
+export interface InvalidArgumentErrorOptions {
+  /** The name of the bad argument or option, e.g. `'maxTurns'`. */
+  readonly argument: string;
+  /** The value the caller gave. */
+  readonly value: unknown;
+  /** What was wrong and what to do, e.g. `'must be a positive integer'`. */
+  readonly message: string;
+}
+
+/** A caller passed a bad argument or option; the message names it, its value and the fix. */
+export class InvalidArgumentError extends ToolOrchestratorError {
+  readonly argument: string;
+  readonly value: unknown;
+
+  constructor(options: InvalidArgumentErrorOptions) {
+    super('invalid_argument', { message: `Invalid ${options.argument} (${describe(options.value)}): ${options.message}` });
+    this.argument = options.argument;
+    this.value = options.value;
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function') return 'a function';
+  try {
+    const text = JSON.stringify(value);
+    if (text === undefined) return String(value);
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  } catch {
+    return String(value);
+  }
+}

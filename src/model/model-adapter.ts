@@ -1,0 +1,86 @@
+import type { ChatMessage, ToolCall } from './messages.js';
+import type { Usage } from './usage.js';
+
+/** A JSON Schema object, as sent to a model in a tool definition. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** A tool as the model sees it: an OpenAI-style function definition. */
+export interface ModelToolDefinition {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: JsonSchema;
+    /** Ask the provider for strict schema adherence; adapters convert the schema as strict mode needs. */
+    readonly strict?: boolean;
+  };
+}
+
+/** How the model may use tools on one call. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'function'; readonly function: { readonly name: string } };
+
+/** Why the model stopped. Providers may add their own values. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'insufficient_system_resource' | (string & {});
+
+/** What one model call returned, in the OpenAI chat-completions shape. */
+export interface ModelResponse {
+  readonly content: string | null;
+  readonly tool_calls?: readonly ToolCall[];
+  /** The model's reasoning, kept exactly as received (DeepSeek thinking mode). */
+  readonly reasoning_content?: string | null;
+  readonly finish_reason?: FinishReason | null;
+  readonly usage?: Usage;
+  /** The provider's request id, when it sent one. */
+  readonly requestId?: string;
+  /** The model the provider says answered. */
+  readonly model?: string;
+}
+
+/** Options of one model call. */
+export interface ModelCallOptions {
+  /** Cancels the HTTP request, or stops reading a stream at once. */
+  readonly signal?: AbortSignal;
+  /** Overrides the adapter's tool choice for this call (the orchestrator sends `'none'` for a final answer). */
+  readonly toolChoice?: ToolChoice;
+}
+
+/** One piece of a streamed model response. The stream ends with exactly one `response` event. */
+export type ModelStreamEvent =
+  | { readonly type: 'content_delta'; readonly delta: string }
+  | { readonly type: 'reasoning_delta'; readonly delta: string }
+  | {
+      readonly type: 'tool_call_delta';
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly argumentsDelta: string;
+    }
+  /** The assembled response: exactly what `call` would have returned. */
+  | { readonly type: 'response'; readonly response: ModelResponse };
+
+/**
+ * The one interface a model provider implements. The core never imports a provider SDK.
+ *
+ * @example
+ * const adapter: ModelAdapter = {
+ *   async call(messages, tools) {
+ *     return { content: 'hello' };
+ *   },
+ * };
+ */
+export interface ModelAdapter {
+  /** A short provider name for traces and errors, e.g. `'openai'`. */
+  readonly provider?: string;
+  /** Sends the transcript and the tools, and resolves to the model's whole response. */
+  call(
+    messages: readonly ChatMessage[],
+    tools: readonly ModelToolDefinition[],
+    options?: ModelCallOptions,
+  ): Promise<ModelResponse>;
+  /** Streams the response; used when the orchestrator runs with `stream: true`. */
+  stream?(
+    messages: readonly ChatMessage[],
+    tools: readonly ModelToolDefinition[],
+    options?: ModelCallOptions,
+  ): AsyncIterable<ModelStreamEvent>;
+}

@@ -1,0 +1,122 @@
+import type { JsonSchema } from '../model/model-adapter.js';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { compileSchema, isZodSchema } from './schema.js';
+import type { CompiledSchema } from './schema.js';
+
+/** What every tool receives besides its arguments. `Context` is the caller's own data. */
+export type ToolExecutionContext<Context extends object = Record<string, unknown>> = Context & {
+  /** The caller's request id from the `context` option, or one generated for the run. */
+  readonly requestId: string;
+  /** The run this call belongs to. */
+  readonly runId: string;
+  /** Zero-based index of the model turn that asked for this call. */
+  readonly turnIndex: number;
+  /** The id of this tool call (made unique within the turn). */
+  readonly toolCallId: string;
+  /** Aborted when the run is aborted or the tool's timeout passes. */
+  readonly signal: AbortSignal;
+};
+
+/** Infers a tool's input type from a zod schema; a plain JSON Schema gives `any`. */
+type InferInput<Parameters> = Parameters extends { _output: infer Output }
+  ? Output
+  : Parameters extends { _zod: { output: infer Output } }
+    ? Output
+    : // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      any;
+
+/** What `defineTool` takes. */
+export interface ToolConfig<Parameters, Output, Context extends object = Record<string, unknown>> {
+  /** The name the model calls the tool by: letters, digits, `_` and `-`, at most 64 characters. */
+  readonly name: string;
+  /** What the tool does, written for the model. */
+  readonly description: string;
+  /** A zod 3 or zod 4 schema, or a plain JSON Schema object (validated with `@cfworker/json-schema`). */
+  readonly parameters: Parameters;
+  /** Runs the tool. A thrown error becomes an `{"error": ...}` tool result the model can act on. */
+  readonly execute: (input: InferInput<Parameters>, context: ToolExecutionContext<Context>) => Output | Promise<Output>;
+  /** Milliseconds before the call is abandoned with a timeout result. @default the runner's `defaultTimeoutMs` */
+  readonly timeoutMs?: number;
+  /** Ask the provider for strict schema adherence (adapters convert the schema). @default false */
+  readonly strict?: boolean;
+}
+
+/** A tool ready for a registry: the config plus its compiled schema. */
+export interface Tool<Input = unknown, Output = unknown, Context extends object = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: unknown;
+  /** The JSON Schema the model sees. */
+  readonly inputSchema: JsonSchema;
+  readonly timeoutMs?: number;
+  readonly strict?: boolean;
+  /** @internal compiled validator */
+  readonly schema: CompiledSchema<Input>;
+  readonly execute: (input: Input, context: ToolExecutionContext<Context>) => Output | Promise<Output>;
+}
+
+/** Maps tool names to tools. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolRegistry = { readonly [name: string]: Tool<any, any, any> };
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool: validates the config and compiles its schema once, up front.
+ *
+ * @throws {ToolDefinitionError} when the name, description, execute or schema is unusable.
+ * @example
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Add two numbers',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => a + b,
+ * });
+ */
+export function defineTool<Parameters, Output, Context extends object = Record<string, unknown>>(
+  config: ToolConfig<Parameters, Output, Context>,
+): Tool<InferInput<Parameters>, Output, Context> {
+  const name = typeof config?.name === 'string' ? config.name : String(config?.name);
+  if (!toolNamePattern.test(name)) {
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: 'the name must be 1-64 characters of letters, digits, "_" or "-" (what OpenAI-style APIs accept).',
+    });
+  }
+  if (typeof config.description !== 'string') {
+    throw new ToolDefinitionError({ toolName: name, message: 'description must be a string that tells the model what the tool does.' });
+  }
+  if (typeof config.execute !== 'function') {
+    throw new ToolDefinitionError({ toolName: name, message: 'execute must be a function (input, context) => result.' });
+  }
+  const parameters = config.parameters as unknown;
+  if (!isZodSchema(parameters) && (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))) {
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: `parameters must be a zod schema or a JSON Schema object; got ${parameters === null ? 'null' : typeof parameters}.`,
+    });
+  }
+  if (config.timeoutMs !== undefined && !(Number.isFinite(config.timeoutMs) && config.timeoutMs > 0)) {
+    throw new ToolDefinitionError({ toolName: name, message: `timeoutMs must be a positive number of milliseconds; got ${String(config.timeoutMs)}.` });
+  }
+  let schema: CompiledSchema<InferInput<Parameters>>;
+  try {
+    schema = compileSchema(parameters);
+  } catch (error) {
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: `its parameters schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+  return {
+    name,
+    description: config.description,
+    parameters,
+    inputSchema: schema.jsonSchema,
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    ...(config.strict === undefined ? {} : { strict: config.strict }),
+    schema,
+    execute: config.execute,
+  };
+}

@@ -1,0 +1,23 @@
+/** Why a tool call failed, as the runner classifies it. */
+export type ToolErrorCode =
+  | 'unknown_tool'
+  | 'invalid_json'
+  | 'invalid_arguments'
+  | 'tool_error'
+  | 'timeout'
+  | 'aborted'
+  | 'unserializable_result';
+
+/** What one tool call produced, in call order. Exactly one of `result` and `error` is meaningful. */
+export interface ToolCallOutcome {
+  readonly toolCallId: string;
+  readonly name: string;
+  /** The tool's return value, when it succeeded. */
+  readonly result?: unknown;
+  /** A message the model can act on, when it failed. */
+  readonly error?: string;
+  readonly errorCode?: ToolErrorCode;
+  /** The tool message content sent to the model: the string result, JSON, or `{"error": "..."}`. */
+  readonly content: string;
+  readonly durationMs: number;
+}

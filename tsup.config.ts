@@ -1,0 +1,21 @@
+import { defineConfig } from 'tsup';
+
+/** Build entries; `test/contract/exports.test.ts` checks that package.json#exports matches them. */
+export const entries = {
+  index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
+  openai: 'src/adapters/openai/index.ts',
+  deepseek: 'src/adapters/deepseek/index.ts',
+  explore: 'src/explore/index.ts',
+} as const;
+
+export default defineConfig({
+  entry: entries,
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  splitting: true,
+  treeshake: true,
+});
