@@ -1,0 +1,44 @@
+import ts from 'typescript';
+import type { ExportRecord, ParsedFile } from './code-symbol.js';
+import { collectImports, collectReExports } from './imports.js';
+import { collectSymbols } from './symbols.js';
+import { collectIdentifierReferences } from './identifier-references.js';
+import { parseWithFallback } from './fallback-symbols.js';
+import { languageOf, scriptKindOf } from './languages.js';
+
+function countLines(text: string): number {
+  let count = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}
+
+/**
+ * Parses one file: symbols, imports, exports and identifier references. JS/TS files go
+ * through `ts.createSourceFile`; other known languages through the regex fallback.
+ * Returns `undefined` for files in no supported language.
+ */
+export function parseFile(path: string, text: string): ParsedFile | undefined {
+  const language = languageOf(path);
+  if (language === undefined) return undefined;
+  const scriptKind = scriptKindOf(path);
+  if (scriptKind === undefined) return parseWithFallback(path, text, language);
+  const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKind);
+  const symbols = collectSymbols(sourceFile);
+  const exports: ExportRecord[] = [];
+  for (const symbol of symbols) {
+    if (!symbol.exported) continue;
+    const name = symbol.isDefault ? 'default' : symbol.name;
+    exports.push({ name, ...(name === symbol.name ? {} : { local: symbol.name }), line: symbol.startLine });
+  }
+  exports.push(...collectReExports(sourceFile));
+  return {
+    path,
+    engine: 'typescript',
+    language,
+    lineCount: countLines(text),
+    symbols,
+    imports: collectImports(sourceFile),
+    exports: exports.sort((left, right) => left.line - right.line),
+    references: collectIdentifierReferences(sourceFile),
+  };
+}
