@@ -1,0 +1,327 @@
+import { realpathSync, statSync } from 'node:fs';
+import { readFile, stat as statFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
+import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
+import { SandboxError } from '../errors/sandbox-error.js';
+import { FileReadError } from '../errors/file-read-error.js';
+import { defaultDenyPatterns, defaultExcludedNames, defaultSandboxLimits } from './sandbox-defaults.js';
+import type { SandboxLimits } from './sandbox-defaults.js';
+import { GitignoreRules } from './gitignore-rules.js';
+import { createPathMatcher } from './path-matcher.js';
+import type { PathMatcher } from './path-matcher.js';
+import { walkFiles } from './walk-files.js';
+import { decodeText, looksBinary } from './text-decoding.js';
+import { readLineWindow } from './read-line-window.js';
+import type { LineWindow } from './read-line-window.js';
+
+/** Options of {@link Sandbox}. */
+export interface SandboxOptions {
+  /** The repository root; every path is resolved inside it. */
+  readonly root: string;
+  /** Globs; when given, only matching files are listed, searched and read. */
+  readonly include?: readonly string[];
+  /** Extra globs to hide from listings, searches and reads. */
+  readonly exclude?: readonly string[];
+  /** Secret-file globs that can never be read or listed. @default ['.env*', '*.pem', '*.key', 'id_rsa*'] */
+  readonly deny?: readonly string[];
+  /** Size and count caps. @default { maxFileBytes: 2 MiB, maxFiles: 50_000 } */
+  readonly limits?: Partial<SandboxLimits>;
+}
+
+/** Options of {@link Sandbox.listFiles}. */
+export interface ListFilesOptions {
+  /** Repo-relative directory (or file) to list. @default '.' */
+  readonly path?: string;
+  /** Glob over the repo-relative path (or the path below `path`); without `/` it matches basenames. */
+  readonly pattern?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Repo-relative, sorted paths; `truncated` is true when the walk stopped at `maxFiles`. */
+export type FileListing = string[] & { readonly truncated: boolean };
+
+/** What {@link Sandbox.readText} returns. */
+export interface TextFile {
+  readonly text: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Repo-relative path. */
+  readonly path: string;
+}
+
+/** What {@link Sandbox.stat} returns. */
+export interface FileStats {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly isFile: boolean;
+  readonly isDirectory: boolean;
+}
+
+/**
+ * Confines file access to one repository root: refuses `..` escapes, absolute paths,
+ * symlinks leading outside and secret files; lists files `.gitignore`-aware with build
+ * output and dependencies hidden; reads text safely (binary refused, size-capped, invalid
+ * UTF-8 replaced). Never writes.
+ *
+ * @throws {InvalidArgumentError} when `root` is not an existing directory.
+ * @example
+ * const sandbox = new Sandbox({ root: process.cwd() });
+ * const files = await sandbox.listFiles({ pattern: '*.ts' });
+ */
+export class Sandbox {
+  /** The real path of the root. */
+  readonly root: string;
+  /** The limits in force, defaults filled in. */
+  readonly limits: Readonly<SandboxLimits>;
+  readonly #rules: GitignoreRules;
+  readonly #isDenied: PathMatcher;
+  readonly #isExcluded: PathMatcher;
+  readonly #isIncluded: PathMatcher | undefined;
+
+  constructor(options: SandboxOptions) {
+    let root: string;
+    try {
+      root = realpathSync.native(resolvePath(options.root));
+      if (!statSync(root).isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw new InvalidArgumentError({
+        argument: 'root',
+        value: options.root,
+        message: 'must be an existing directory (the repository root to explore).',
+      });
+    }
+    this.root = root;
+    this.limits = Object.freeze({ ...defaultSandboxLimits, ...options.limits });
+    this.#rules = new GitignoreRules(root);
+    this.#isDenied = createPathMatcher(options.deny ?? defaultDenyPatterns);
+    this.#isExcluded = createPathMatcher(options.exclude ?? []);
+    this.#isIncluded = options.include === undefined ? undefined : createPathMatcher(options.include);
+  }
+
+  /**
+   * Resolves a repo-relative path (or '.') to an absolute one inside the root.
+   *
+   * @throws {SandboxError} for `..` escapes, absolute paths, symlinks leading outside the
+   *   root and denied secret files.
+   */
+  resolve(path: string): string {
+    const given = typeof path === 'string' && path.trim() !== '' ? path.trim() : '.';
+    if (
+      isAbsolute(given) ||
+      /^[a-zA-Z]:[\\/]/.test(given) ||
+      given.startsWith('\\') ||
+      given.startsWith('~')
+    ) {
+      throw new SandboxError({
+        path: given,
+        message: `Path "${given}" is absolute; pass a path relative to the repository root, e.g. "src/index.ts" or ".".`,
+      });
+    }
+    const absolute = resolvePath(this.root, given.replace(/\\/g, '/'));
+    if (!this.#isInside(absolute)) {
+      throw new SandboxError({
+        path: given,
+        message: `Path "${given}" leads outside the repository root; only files inside it can be read. Use a path like "src/index.ts".`,
+      });
+    }
+    const real = realPathOfExisting(absolute);
+    if (!this.#isInside(real)) {
+      throw new SandboxError({
+        path: given,
+        message: `Path "${given}" is a symlink leading outside the repository root, so it cannot be read.`,
+      });
+    }
+    for (const candidate of [this.relative(absolute), this.relative(real)]) {
+      if (candidate !== '.' && this.#isDenied(candidate)) {
+        throw new SandboxError({
+          path: given,
+          message: `Path "${given}" is a secret file (denied pattern) and cannot be read; explore other files instead.`,
+        });
+      }
+    }
+    return absolute;
+  }
+
+  /** Turns an absolute path into a repo-relative one with `/` separators ('.' for the root). */
+  relative(absolutePath: string): string {
+    const result = relativePath(this.root, absolutePath).split(sep).join('/');
+    return result === '' ? '.' : result;
+  }
+
+  /**
+   * Lists visible files under a directory, repo-relative and sorted: `.gitignore`-aware
+   * (root and nested), with `.git`, `node_modules`, build output and secrets hidden.
+   *
+   * @throws {SandboxError} when `path` escapes the root.
+   * @throws {FileReadError} when `path` does not exist.
+   */
+  async listFiles(options: ListFilesOptions = {}): Promise<FileListing> {
+    const absolute = this.resolve(options.path ?? '.');
+    const start = this.relative(absolute);
+    const stats = await this.stat(start);
+    const patternMatcher = options.pattern === undefined ? undefined : createPathMatcher([options.pattern]);
+    const matchesPattern = (relative: string): boolean => {
+      if (patternMatcher === undefined) return true;
+      if (patternMatcher(relative)) return true;
+      return (
+        start !== '.' && relative.startsWith(`${start}/`) && patternMatcher(relative.slice(start.length + 1))
+      );
+    };
+    if (stats.isFile) {
+      const files = this.isVisible(start) && matchesPattern(start) ? [start] : [];
+      return Object.assign(files, { truncated: false });
+    }
+    const result = await walkFiles({
+      root: this.root,
+      start: start === '.' ? '' : start,
+      maxFiles: this.limits.maxFiles,
+      rules: this.#rules,
+      isHidden: (relative, name) => this.#isHiddenByName(relative, name),
+      accept: (relative) => (this.#isIncluded?.(relative) ?? true) && matchesPattern(relative),
+      signal: options.signal,
+    });
+    return Object.assign(result.files, { truncated: result.truncated });
+  }
+
+  /**
+   * True when a repo-relative file path would be listed: not under a default-excluded
+   * directory, not denied or excluded, matching `include` when given, not gitignored.
+   */
+  isVisible(relativePath: string): boolean {
+    const normalized = relativePath.replace(/\\/g, '/').replace(/^\.\//, '');
+    if (normalized === '' || normalized === '.' || normalized.startsWith('../') || isAbsolute(normalized)) {
+      return normalized === '.' || normalized === '';
+    }
+    const segments = normalized.split('/');
+    if (
+      segments.some((segment, index) => this.#isHiddenByName(segments.slice(0, index + 1).join('/'), segment))
+    ) {
+      return false;
+    }
+    if (this.#isIncluded !== undefined && !this.#isIncluded(normalized)) return false;
+    return !this.#rules.isIgnoredWithParents(normalized, false);
+  }
+
+  /**
+   * Reads a whole text file.
+   *
+   * @throws {SandboxError} for paths outside the root, secrets, or files hidden by `include`/`exclude`.
+   * @throws {FileReadError} when the file is missing, a directory, binary, or over `maxBytes`.
+   */
+  async readText(path: string, options: { readonly maxBytes?: number } = {}): Promise<TextFile> {
+    const { absolute, relative, stats } = await this.#openableFile(path);
+    const maxBytes = options.maxBytes ?? this.limits.maxFileBytes;
+    if (stats.size > maxBytes) {
+      throw new FileReadError('file_too_large', {
+        path: relative,
+        message: `File "${relative}" is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} limit for reading whole; read a line range instead (read_file with start_line and end_line) or search it with search_text.`,
+      });
+    }
+    const bytes = await readFile(absolute);
+    if (looksBinary(bytes)) throw binaryError(relative);
+    return { text: decodeText(bytes), size: stats.size, mtimeMs: stats.mtimeMs, path: relative };
+  }
+
+  /**
+   * Streams a text file once and returns the lines `startLine..endLine` (1-based, inclusive)
+   * and its total line count, whatever its size. Lines over `maxLineChars` are cut.
+   *
+   * @throws {SandboxError} as {@link Sandbox.readText}.
+   * @throws {FileReadError} when the file is missing, a directory or binary.
+   */
+  async readLines(
+    path: string,
+    options: {
+      readonly startLine: number;
+      readonly endLine: number;
+      readonly maxLineChars?: number;
+      readonly signal?: AbortSignal;
+    },
+  ): Promise<LineWindow & { readonly path: string; readonly size: number }> {
+    const { absolute, relative, stats } = await this.#openableFile(path);
+    const window = await readLineWindow(absolute, { maxLineChars: 2000, ...options });
+    if (window.binary) throw binaryError(relative);
+    return { ...window, path: relative, size: stats.size };
+  }
+
+  /**
+   * Stats a path inside the root.
+   *
+   * @throws {SandboxError} as {@link Sandbox.resolve}.
+   * @throws {FileReadError} `file_not_found` when nothing is there.
+   */
+  async stat(path: string): Promise<FileStats> {
+    const absolute = this.resolve(path);
+    try {
+      const stats = await statFile(absolute);
+      return {
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        isFile: stats.isFile(),
+        isDirectory: stats.isDirectory(),
+      };
+    } catch (error) {
+      const relative = this.relative(absolute);
+      throw new FileReadError('file_not_found', {
+        path: relative,
+        message: `No file or directory at "${relative}"; call list_files to see which paths exist.`,
+        cause: error,
+      });
+    }
+  }
+
+  async #openableFile(path: string): Promise<{ absolute: string; relative: string; stats: FileStats }> {
+    const absolute = this.resolve(path);
+    const relative = this.relative(absolute);
+    if ((this.#isIncluded !== undefined && !this.#isIncluded(relative)) || this.#isExcluded(relative)) {
+      throw new SandboxError({
+        path,
+        message: `Path "${relative}" is outside the files this tool set may read (include/exclude settings).`,
+      });
+    }
+    const stats = await this.stat(relative);
+    if (!stats.isFile) {
+      throw new FileReadError('not_a_file', {
+        path: relative,
+        message: `"${relative}" is a directory, not a file; call list_files with path "${relative}" to see its files.`,
+      });
+    }
+    return { absolute, relative, stats };
+  }
+
+  #isHiddenByName(relative: string, name: string): boolean {
+    return defaultExcludedNames.has(name) || this.#isDenied(relative) || this.#isExcluded(relative);
+  }
+
+  #isInside(absolute: string): boolean {
+    const relative = relativePath(this.root, absolute);
+    return (
+      relative === '' || (!relative.startsWith(`..${sep}`) && relative !== '..' && !isAbsolute(relative))
+    );
+  }
+}
+
+/** The real path of `absolute`, or of its deepest existing ancestor joined with the rest. */
+function realPathOfExisting(absolute: string): string {
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    if (parent === absolute) return absolute;
+    return join(realPathOfExisting(parent), absolute.slice(parent.length + 1));
+  }
+}
+
+function binaryError(relative: string): FileReadError {
+  return new FileReadError('binary_file', {
+    path: relative,
+    message: `File "${relative}" is binary (it has NUL bytes), so it is not shown; read source or text files instead.`,
+  });
+}
+
+/** Formats a byte count for messages, e.g. `2 MiB`, `10.5 MiB`, `812 KiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}

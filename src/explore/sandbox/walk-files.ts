@@ -1,0 +1,99 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { join } from 'node:path';
+import type { GitignoreRules } from './gitignore-rules.js';
+
+/** Options of {@link walkFiles}. */
+export interface WalkOptions {
+  /** Absolute real path of the repository root. */
+  readonly root: string;
+  /** Repo-relative directory to start from; '' for the root. */
+  readonly start: string;
+  /** Stop after this many accepted files and flag the result truncated. */
+  readonly maxFiles: number;
+  readonly rules: GitignoreRules;
+  /** True for an entry hidden by default excludes, deny or caller excludes (gitignore is checked here). */
+  readonly isHidden: (relativePath: string, name: string, isDirectory: boolean) => boolean;
+  /** True for a visible file the caller wants listed (include globs, a pattern). */
+  readonly accept: (relativePath: string) => boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The files a walk found, repo-relative and sorted, and whether it stopped at the cap. */
+export interface WalkResult {
+  readonly files: string[];
+  readonly truncated: boolean;
+}
+
+/** Directories read in parallel per step: enough to keep the disk busy, few enough for file handles. */
+const concurrency = 32;
+
+/**
+ * Walks a tree breadth-first, reading each level's directories (and their `.gitignore`) in
+ * parallel, pruning hidden and ignored directories. Symlinks are skipped, as ripgrep does
+ * by default, so a link cannot lead a walk outside the root or into a cycle.
+ */
+export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
+  const files: string[] = [];
+  // Bound the work even when a pattern accepts few of many files.
+  const maxVisited = options.maxFiles * 10;
+  let visited = 0;
+  let level = [options.start];
+  while (level.length > 0) {
+    const listings = await mapBounded(level, (directory) => readDirectory(options, directory));
+    const next: string[] = [];
+    for (const [index, entries] of listings.entries()) {
+      const directory = level[index] ?? '';
+      for (const entry of entries) {
+        const relativePath = directory === '' ? entry.name : `${directory}/${entry.name}`;
+        const isDirectory = entry.isDirectory();
+        if (!isDirectory && !entry.isFile()) continue;
+        if (options.isHidden(relativePath, entry.name, isDirectory)) continue;
+        if (options.rules.isIgnored(relativePath, isDirectory)) continue;
+        visited += 1;
+        if (isDirectory) next.push(relativePath);
+        else if (options.accept(relativePath)) files.push(relativePath);
+        if (files.length >= options.maxFiles || visited >= maxVisited) {
+          return { files: files.sort(), truncated: true };
+        }
+      }
+    }
+    level = next;
+  }
+  return { files: files.sort(), truncated: false };
+}
+
+async function readDirectory(options: WalkOptions, directory: string): Promise<Dirent[]> {
+  options.signal?.throwIfAborted();
+  let entries: Dirent[];
+  try {
+    entries = await readdir(join(options.root, directory), { withFileTypes: true });
+  } catch {
+    return []; // unreadable or vanished mid-walk: skip rather than fail the listing
+  }
+  let gitignore: string | null = null;
+  if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+    gitignore = await readFile(join(options.root, directory, '.gitignore'), 'utf8').catch(() => null);
+  }
+  options.rules.remember(directory, gitignore);
+  return entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+}
+
+/** Maps with at most `concurrency` calls in flight, keeping input order. */
+export async function mapBounded<Input, Output>(
+  inputs: readonly Input[],
+  map: (input: Input) => Promise<Output>,
+  limit = concurrency,
+): Promise<Output[]> {
+  const outputs = new Array<Output>(inputs.length);
+  let nextIndex = 0;
+  const worker = async (): Promise<void> => {
+    while (nextIndex < inputs.length) {
+      const index = nextIndex;
+      nextIndex += 1;
+      outputs[index] = await map(inputs[index] as Input);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
+  return outputs;
+}
