@@ -1,0 +1,58 @@
+export { ToolOrchestrator } from './orchestrator/tool-orchestrator.js';
+export type {
+  OnMaxTurns,
+  RunOptions,
+  RunResult,
+  ToolOrchestratorOptions,
+} from './orchestrator/orchestrator-options.js';
+export { toolCalled, turnCountIs } from './orchestrator/stop-conditions.js';
+export type { StopCondition, StopConditionState } from './orchestrator/stop-conditions.js';
+
+export { defineTool } from './tools/define-tool.js';
+export type { Tool, ToolConfig, ToolExecutionContext, ToolRegistry } from './tools/define-tool.js';
+export { ToolRunner } from './tools/tool-runner.js';
+export type { ExecuteToolCallsOptions, ToolBatchContext, ToolRunnerOptions } from './tools/tool-runner.js';
+export type { ToolCallOutcome, ToolErrorCode } from './tools/tool-call-outcome.js';
+export type { SchemaIssue } from './tools/schema.js';
+
+export type {
+  AssistantMessage,
+  ChatMessage,
+  ChatRole,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from './model/messages.js';
+export type {
+  FinishReason,
+  JsonSchema,
+  ModelAdapter,
+  ModelCallOptions,
+  ModelResponse,
+  ModelStreamEvent,
+  ModelToolDefinition,
+  ToolChoice,
+} from './model/model-adapter.js';
+export { addUsage, emptyUsage } from './model/usage.js';
+export type { Usage } from './model/usage.js';
+
+export type {
+  StopReason,
+  TraceEmitter,
+  TraceEvent,
+  TraceEventData,
+  TraceEventOf,
+  TraceEventType,
+  TraceSink,
+} from './tracing/trace-events.js';
+
+export { ToolOrchestratorError } from './errors/tool-orchestrator-error.js';
+export type { ToolOrchestratorErrorCode, ToolOrchestratorErrorOptions } from './errors/tool-orchestrator-error.js';
+export { InvalidArgumentError } from './errors/invalid-argument-error.js';
+export { ToolDefinitionError } from './errors/tool-definition-error.js';
+export { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
+export { AbortedError, isAbortError } from './errors/aborted-error.js';
+export { ScriptExhaustedError } from './errors/script-exhausted-error.js';
+export { ModelProviderError } from './errors/model-provider-error.js';
+export type { ModelProviderErrorCode, ModelProviderErrorOptions } from './errors/model-provider-error.js';

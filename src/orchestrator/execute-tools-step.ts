@@ -1,0 +1,110 @@
+import type { AssistantMessage, ToolCall, ToolMessage } from '../model/messages.js';
+import type { ModelResponse } from '../model/model-adapter.js';
+import type { ToolRegistry } from '../tools/define-tool.js';
+import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
+import type { ToolBatchContext, ToolRunner } from '../tools/tool-runner.js';
+import type { RunState } from './run-state.js';
+
+/** How a turn's tool calls are run. */
+export interface ExecuteToolsOptions {
+  readonly registry: ToolRegistry;
+  readonly runner: ToolRunner;
+  readonly context: object;
+  readonly concurrency: number;
+}
+
+/**
+ * Appends the assistant message, runs its tool calls and appends one tool message per call,
+ * in call order. Every call is answered, even when the run is aborted.
+ */
+export async function executeToolsStep(
+  state: RunState,
+  response: ModelResponse,
+  options: ExecuteToolsOptions,
+): Promise<{ toolCalls: readonly ToolCall[]; outcomes: readonly ToolCallOutcome[] }> {
+  const turn = state.trace.turn;
+  const { toolCalls, originalIds } = uniqueToolCalls(response.tool_calls ?? [], turn);
+  state.messages.push(assistantMessage(response, toolCalls));
+  for (let index = 0; index < toolCalls.length; index++) {
+    const originalId = originalIds[index];
+    state.trace.emit('tool_call', {
+      toolCall: toolCalls[index]!,
+      ...(originalId === undefined ? {} : { originalId }),
+    });
+  }
+  const batchContext = {
+    ...options.context,
+    requestId: state.requestId,
+    runId: state.runId,
+    turnIndex: turn,
+    ...(state.signal === undefined ? {} : { signal: state.signal }),
+  } as ToolBatchContext;
+  const outcomes = await options.runner.executeToolCalls(options.registry, toolCalls, batchContext, {
+    concurrency: options.concurrency,
+  });
+  for (let index = 0; index < toolCalls.length; index++) {
+    const toolCall = toolCalls[index]!;
+    // A custom runner that returns too few outcomes must still not leave a call unanswered.
+    const outcome: ToolCallOutcome = outcomes[index] ?? missingOutcome(toolCall);
+    const message: ToolMessage = { role: 'tool', tool_call_id: toolCall.id, content: outcome.content };
+    state.messages.push(message);
+    state.trace.emit('tool_result', {
+      toolCallId: toolCall.id,
+      name: outcome.name,
+      ...(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }),
+      ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+      content: outcome.content,
+      durationMs: outcome.durationMs,
+    });
+  }
+  return { toolCalls, outcomes };
+}
+
+/** The assistant message exactly as received, but with the unique ids the tool messages answer. */
+export function assistantMessage(response: ModelResponse, toolCalls?: readonly ToolCall[]): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: response.content ?? null,
+    ...(toolCalls === undefined || toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+    ...(response.reasoning_content === undefined ? {} : { reasoning_content: response.reasoning_content }),
+  };
+}
+
+/** Makes ids unique within a response (and fills empty ones); `originalIds[i]` is set where an id changed. */
+function uniqueToolCalls(
+  toolCalls: readonly ToolCall[],
+  turn: number,
+): { toolCalls: readonly ToolCall[]; originalIds: (string | undefined)[] } {
+  const originalIds: (string | undefined)[] = [];
+  if (toolCalls.length === 1 && toolCalls[0]!.id) return { toolCalls, originalIds };
+  const seen = new Set<string>();
+  let changed = false;
+  const result = toolCalls.map((toolCall, index) => {
+    let id = toolCall.id;
+    if (id && !seen.has(id)) {
+      seen.add(id);
+      return toolCall;
+    }
+    const base = id || `call_${turn}_${index}`;
+    let suffix = 2;
+    id = base;
+    while (seen.has(id) || toolCalls.some((other) => other.id === id && other !== toolCall)) id = `${base}_${suffix++}`;
+    seen.add(id);
+    originalIds[index] = toolCall.id;
+    changed = true;
+    return { ...toolCall, id };
+  });
+  return { toolCalls: changed ? result : toolCalls, originalIds };
+}
+
+function missingOutcome(toolCall: ToolCall): ToolCallOutcome {
+  const error = 'The tool runner returned no result for this call.';
+  return {
+    toolCallId: toolCall.id,
+    name: toolCall.function.name,
+    error,
+    errorCode: 'tool_error',
+    content: JSON.stringify({ error }),
+    durationMs: 0,
+  };
+}

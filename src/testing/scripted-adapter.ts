@@ -1,0 +1,147 @@
+import { AbortedError } from '../errors/aborted-error.js';
+import { ScriptExhaustedError } from '../errors/script-exhausted-error.js';
+import type { ChatMessage, ToolCall } from '../model/messages.js';
+import type {
+  ModelAdapter,
+  ModelCallOptions,
+  ModelResponse,
+  ModelStreamEvent,
+  ModelToolDefinition,
+} from '../model/model-adapter.js';
+
+/** One scripted step: a response, or a function of what the adapter received. */
+export type ScriptedResponse =
+  | ModelResponse
+  | ((
+      messages: readonly ChatMessage[],
+      tools: readonly ModelToolDefinition[],
+      options: ModelCallOptions & { readonly callIndex: number },
+    ) => ModelResponse | Promise<ModelResponse>);
+
+/** A call the adapter received: snapshots, so later turns never change them. */
+export interface RecordedCall {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ModelToolDefinition[];
+  readonly options: ModelCallOptions;
+}
+
+/** Options of {@link ScriptedAdapter}. */
+export interface ScriptedAdapterOptions {
+  /** Waits this long before answering, honouring the abort signal. @default 0 */
+  readonly delayMs?: number;
+  /** Characters per `content_delta` when streaming. @default 8 */
+  readonly streamChunkSize?: number;
+  /** @default 'scripted' */
+  readonly provider?: string;
+}
+
+/**
+ * A model adapter that answers from a script, for unit tests of tools and agents. It records
+ * every call and fails with a clear error when the script runs out.
+ *
+ * @example
+ * const adapter = new ScriptedAdapter([
+ *   ScriptedAdapter.toolCalls([['add', { a: 2, b: 3 }]]),
+ *   ScriptedAdapter.text('5'),
+ * ]);
+ */
+export class ScriptedAdapter implements ModelAdapter {
+  readonly provider: string;
+  /** Every call received, in order. */
+  readonly calls: RecordedCall[] = [];
+  readonly #script: readonly ScriptedResponse[];
+  readonly #delayMs: number;
+  readonly #chunkSize: number;
+
+  constructor(responses: readonly ScriptedResponse[], options: ScriptedAdapterOptions = {}) {
+    this.#script = [...responses];
+    this.#delayMs = options.delayMs ?? 0;
+    this.#chunkSize = options.streamChunkSize ?? 8;
+    this.provider = options.provider ?? 'scripted';
+  }
+
+  /** A final text answer. */
+  static text(content: string, extra: Partial<ModelResponse> = {}): ModelResponse {
+    return { content, finish_reason: 'stop', ...extra };
+  }
+
+  /**
+   * A response asking for tool calls. Each entry is `[name, args, id?]`; `args` may be an object
+   * or a raw string (to script invalid JSON). Ids default to `call_<turn>_<index>`-style names.
+   */
+  static toolCalls(
+    calls: readonly (readonly [name: string, args: unknown, id?: string])[],
+    extra: Partial<ModelResponse> = {},
+  ): ModelResponse {
+    return {
+      content: null,
+      tool_calls: calls.map(([name, args, id], index) => ScriptedAdapter.toolCall(name, args, id ?? `call_${index}`)),
+      finish_reason: 'tool_calls',
+      ...extra,
+    };
+  }
+
+  /** One tool call in the OpenAI shape. */
+  static toolCall(name: string, args: unknown, id: string): ToolCall {
+    return { id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } };
+  }
+
+  /** How many scripted responses are left. */
+  get remaining(): number {
+    return this.#script.length - this.calls.length;
+  }
+
+  async call(
+    messages: readonly ChatMessage[],
+    tools: readonly ModelToolDefinition[],
+    options: ModelCallOptions = {},
+  ): Promise<ModelResponse> {
+    const callIndex = this.calls.length;
+    this.calls.push({ messages: structuredClone(messages), tools, options });
+    const step = this.#script[callIndex];
+    if (step === undefined) throw new ScriptExhaustedError({ scriptLength: this.#script.length, lastMessage: messages.at(-1) });
+    await wait(this.#delayMs, options.signal);
+    const response = typeof step === 'function' ? await step(messages, tools, { ...options, callIndex }) : step;
+    if (options.signal?.aborted) throw new AbortedError({ cause: options.signal.reason });
+    return response;
+  }
+
+  /** Streams the scripted response as deltas, then the response itself. */
+  async *stream(
+    messages: readonly ChatMessage[],
+    tools: readonly ModelToolDefinition[],
+    options: ModelCallOptions = {},
+  ): AsyncIterable<ModelStreamEvent> {
+    const response = await this.call(messages, tools, options);
+    const size = this.#chunkSize;
+    const reasoning = response.reasoning_content ?? '';
+    for (let index = 0; index < reasoning.length; index += size) {
+      yield { type: 'reasoning_delta', delta: reasoning.slice(index, index + size) };
+    }
+    const content = response.content ?? '';
+    for (let index = 0; index < content.length; index += size) {
+      if (options.signal?.aborted) throw new AbortedError({ cause: options.signal.reason });
+      yield { type: 'content_delta', delta: content.slice(index, index + size) };
+    }
+    for (const [index, toolCall] of (response.tool_calls ?? []).entries()) {
+      yield { type: 'tool_call_delta', index, id: toolCall.id, name: toolCall.function.name, argumentsDelta: toolCall.function.arguments };
+    }
+    yield { type: 'response', response };
+  }
+}
+
+function wait(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new AbortedError({ cause: signal.reason }));
+  if (milliseconds <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortedError({ cause: signal?.reason }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,39 @@
+/** A serialized tool result, or the reason it could not be serialized. */
+export type SerializedResult = { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
+
+/**
+ * Turns a tool's return value into tool message content: a string goes through unchanged,
+ * `undefined` becomes `''`, anything else is `JSON.stringify`'d. Circular values and BigInts
+ * are reported, not thrown.
+ */
+export function serializeResult(result: unknown): SerializedResult {
+  if (typeof result === 'string') return { ok: true, content: result };
+  if (result === undefined) return { ok: true, content: '' };
+  try {
+    const content = JSON.stringify(result);
+    // Functions and symbols stringify to undefined.
+    if (content === undefined) return { ok: false, error: `The tool returned a ${typeof result}, which cannot be sent to the model as JSON. Return a string or a JSON-serializable value.` };
+    return { ok: true, content };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      error: `The tool's result could not be serialized to JSON (${reason}). Return a string or a JSON-serializable value (no cycles, no BigInt).`,
+    };
+  }
+}
+
+/** Formats an error message as tool message content: `{"error": "..."}`. */
+export function errorContent(message: string): string {
+  return JSON.stringify({ error: message });
+}
+
+/**
+ * Cuts `content` to at most `maxChars` characters and appends a marker that says how much was cut.
+ * Content within the cap is returned as it is.
+ */
+export function capContent(content: string, maxChars: number): string {
+  if (content.length <= maxChars) return content;
+  const cut = content.length - maxChars;
+  return `${content.slice(0, maxChars)}\n[truncated: ${cut} of ${content.length} characters were cut; ask for a narrower result]`;
+}

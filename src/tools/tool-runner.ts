@@ -1,0 +1,205 @@
+import type { ToolCall } from '../model/messages.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
+import { parseArguments } from './parse-arguments.js';
+import { capContent, errorContent, serializeResult } from './serialize-result.js';
+import type { ToolCallOutcome, ToolErrorCode } from './tool-call-outcome.js';
+
+/** Options of {@link ToolRunner}. */
+export interface ToolRunnerOptions {
+  /** Milliseconds before a call without its own `timeoutMs` times out. @default undefined (no timeout) */
+  readonly defaultTimeoutMs?: number;
+  /** How many of one turn's calls run at once; results stay in call order. @default 1 */
+  readonly concurrency?: number;
+  /** Tool message content longer than this is cut, with a marker saying how much. @default 100_000 */
+  readonly maxResultChars?: number;
+  /** Clock for `durationMs`. @default performance.now */
+  readonly now?: () => number;
+}
+
+/** What every call of one batch shares: the caller's context plus the run's ids and signal. */
+export type ToolBatchContext<Context extends object = Record<string, unknown>> = Omit<
+  ToolExecutionContext<Context>,
+  'toolCallId' | 'signal'
+> & { readonly signal?: AbortSignal };
+
+/** Per-batch overrides. */
+export interface ExecuteToolCallsOptions {
+  /** Overrides the runner's `concurrency` for this batch. */
+  readonly concurrency?: number;
+}
+
+const defaultMaxResultChars = 100_000;
+
+/**
+ * Executes tool calls. It never throws for a tool's or the model's fault: an unknown tool,
+ * bad JSON, arguments that fail the schema, a throwing tool, a timeout or an abort each become
+ * an error outcome the model can act on.
+ */
+export class ToolRunner {
+  readonly registry: ToolRegistry;
+  readonly #defaultTimeoutMs: number | undefined;
+  readonly #concurrency: number;
+  readonly #maxResultChars: number;
+  readonly #now: () => number;
+
+  constructor(registry: ToolRegistry, options: ToolRunnerOptions = {}) {
+    this.registry = registry;
+    this.#defaultTimeoutMs = checkPositive('defaultTimeoutMs', options.defaultTimeoutMs);
+    this.#concurrency = checkPositiveInteger('concurrency', options.concurrency) ?? 1;
+    this.#maxResultChars = checkPositiveInteger('maxResultChars', options.maxResultChars) ?? defaultMaxResultChars;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** Runs `toolCalls` and resolves to one outcome per call, in call order. */
+  async executeToolCalls<Context extends object>(
+    registry: ToolRegistry,
+    toolCalls: readonly ToolCall[],
+    context: ToolBatchContext<Context>,
+    options: ExecuteToolCallsOptions = {},
+  ): Promise<ToolCallOutcome[]> {
+    const concurrency = Math.min(options.concurrency ?? this.#concurrency, toolCalls.length);
+    const outcomes = new Array<ToolCallOutcome>(toolCalls.length);
+    if (concurrency <= 1) {
+      for (let index = 0; index < toolCalls.length; index++) {
+        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, context);
+      }
+      return outcomes;
+    }
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < toolCalls.length) {
+        const index = next++;
+        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, context);
+      }
+    };
+    // A tiny worker pool: p-limit would add a dependency and per-call closures on the hot path.
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return outcomes;
+  }
+
+  async #executeOne<Context extends object>(
+    registry: ToolRegistry,
+    toolCall: ToolCall,
+    context: ToolBatchContext<Context>,
+  ): Promise<ToolCallOutcome> {
+    const started = this.#now();
+    const name = toolCall.function?.name ?? '';
+    const fail = (code: ToolErrorCode, error: string): ToolCallOutcome => ({
+      toolCallId: toolCall.id,
+      name,
+      error,
+      errorCode: code,
+      content: errorContent(error),
+      durationMs: this.#now() - started,
+    });
+    if (context.signal?.aborted) return fail('aborted', 'The run was aborted before this tool call ran.');
+    const tool = Object.hasOwn(registry, name) ? registry[name] : undefined;
+    if (tool === undefined) {
+      const available = Object.keys(registry);
+      return fail(
+        'unknown_tool',
+        `Unknown tool "${name}". Available tools: ${available.length === 0 ? '(none)' : available.join(', ')}. Call one of these by its exact name.`,
+      );
+    }
+    const parsed = parseArguments(tool, toolCall.function.arguments);
+    if (!parsed.ok) return fail(parsed.code, parsed.error);
+    let result: unknown;
+    try {
+      result = await this.#invoke(tool, parsed.value, toolCall.id, context);
+    } catch (error) {
+      if (error instanceof ToolInterruption) return fail(error.code, error.message);
+      const message = error instanceof Error ? error.message : String(error);
+      return fail('tool_error', `Tool "${name}" failed: ${message}`);
+    }
+    const serialized = serializeResult(result);
+    if (!serialized.ok) return fail('unserializable_result', serialized.error);
+    return {
+      toolCallId: toolCall.id,
+      name,
+      result,
+      content: capContent(serialized.content, this.#maxResultChars),
+      durationMs: this.#now() - started,
+    };
+  }
+
+  #invoke<Context extends object>(
+    tool: Tool,
+    input: unknown,
+    toolCallId: string,
+    context: ToolBatchContext<Context>,
+  ): unknown {
+    const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
+    const runSignal = context.signal;
+    if (timeoutMs === undefined && runSignal === undefined) {
+      return tool.execute(input, { ...context, toolCallId, signal: neverAborted } as ToolExecutionContext);
+    }
+    // Only calls that can be interrupted pay for a controller, timers and listeners.
+    const controller = new AbortController();
+    return new Promise<unknown>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const cleanup = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        runSignal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        cleanup();
+        controller.abort(runSignal?.reason);
+        reject(new ToolInterruption('aborted', 'The run was aborted while this tool call was running.'));
+      };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          cleanup();
+          const message = `Tool "${tool.name}" timed out after ${timeoutMs} ms. Try a smaller request, or a different approach.`;
+          controller.abort(new ToolInterruption('timeout', message));
+          reject(new ToolInterruption('timeout', message));
+        }, timeoutMs);
+      }
+      runSignal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        Promise.resolve(
+          tool.execute(input, { ...context, toolCallId, signal: controller.signal } as ToolExecutionContext),
+        ).then(
+          (value) => {
+            cleanup();
+            resolve(value);
+          },
+          (error: unknown) => {
+            cleanup();
+            reject(error);
+          },
+        );
+      } catch (error) {
+        cleanup();
+        reject(error);
+      }
+    });
+  }
+}
+
+class ToolInterruption extends Error {
+  constructor(
+    readonly code: 'timeout' | 'aborted',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const neverAborted: AbortSignal = new AbortController().signal;
+
+function checkPositive(argument: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidArgumentError({ argument, value, message: 'must be a positive number of milliseconds, or left out.' });
+  }
+  return value;
+}
+
+function checkPositiveInteger(argument: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError({ argument, value, message: 'must be a positive integer, or left out.' });
+  }
+  return value;
+}
