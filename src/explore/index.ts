@@ -1,1 +1,21 @@
-export {};
+export { Sandbox, formatBytes } from './sandbox/sandbox.js';
+export type {
+  SandboxOptions,
+  ListFilesOptions,
+  FileListing,
+  TextFile,
+  FileStats,
+} from './sandbox/sandbox.js';
+export {
+  defaultSandboxLimits,
+  defaultDenyPatterns,
+  defaultExcludedNames,
+} from './sandbox/sandbox-defaults.js';
+export type { SandboxLimits } from './sandbox/sandbox-defaults.js';
+export type { LineWindow, WindowLine } from './sandbox/read-line-window.js';
+export { SandboxError } from './errors/sandbox-error.js';
+export type { SandboxErrorOptions } from './errors/sandbox-error.js';
+export { FileReadError } from './errors/file-read-error.js';
+export type { FileReadErrorCode, FileReadErrorOptions } from './errors/file-read-error.js';
+export { defaultCodeToolLimits, resolveCodeToolLimits } from './code-tool-limits.js';
+export type { CodeToolLimits, CodeToolFactoryOptions } from './code-tool-limits.js';

@@ -59,7 +59,7 @@ export class GitignoreRules {
   #rulesOf(directory: string): Ignore | null {
     const cached = this.#byDirectory.get(directory);
     if (cached !== undefined) return cached;
-    let text: string | null = null;
+    let text: string | null;
     try {
       text = readFileSync(join(this.#root, directory, '.gitignore'), 'utf8');
     } catch {
