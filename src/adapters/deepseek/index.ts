@@ -1,1 +1,4 @@
-export {};
+export { DeepSeekAdapter } from './deepseek-adapter.js';
+export type { DeepSeekAdapterOptions } from './deepseek-adapter.js';
+export type { ReasoningReplay } from '../shared/build-request-body.js';
+export type { ChatCompletionsAdapterOptions, ResponseFormat } from '../shared/chat-completions-options.js';

@@ -1,1 +1,5 @@
-export {};
+export { OpenAIAdapter } from './openai-adapter.js';
+export type { OpenAIAdapterOptions } from './openai-adapter.js';
+export { ChatCompletionsAdapter } from '../shared/chat-completions-adapter.js';
+export type { ChatCompletionsAdapterOptions, ResponseFormat } from '../shared/chat-completions-options.js';
+export { toStrictSchema } from '../shared/strict-schema.js';

@@ -1,0 +1,85 @@
+import type { ChatMessage } from '../../model/messages.js';
+import type { ModelToolDefinition, ToolChoice } from '../../model/model-adapter.js';
+import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
+import { toStrictSchema } from './strict-schema.js';
+
+/**
+ * Which earlier assistant messages carry `reasoning_content` in a request: every one
+ * (`'all'`, `""` when a message had none), only those that made tool calls (`'tool_turns'`),
+ * or none (`'none'`, the field is stripped).
+ */
+export type ReasoningReplay = 'all' | 'tool_turns' | 'none';
+
+/** What {@link buildRequestBody} takes. */
+export interface RequestBodyInput {
+  readonly options: ChatCompletionsAdapterOptions;
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ModelToolDefinition[];
+  readonly toolChoice: ToolChoice | undefined;
+  readonly reasoningReplay: ReasoningReplay;
+  /** Provider fields such as DeepSeek's `thinking`, sent before `extraBody`. */
+  readonly providerFields?: Readonly<Record<string, unknown>>;
+  readonly stream: boolean;
+}
+
+/** Builds a Chat Completions request body; parameters the caller did not set are not sent. */
+export function buildRequestBody(input: RequestBodyInput): Record<string, unknown> {
+  const { options, tools } = input;
+  const hasTools = tools.length > 0;
+  const body: Record<string, unknown> = {
+    model: options.model,
+    messages: input.messages.map((message) => toWireMessage(message, input.reasoningReplay)),
+  };
+  if (hasTools) body['tools'] = tools.map((tool) => toWireTool(tool, options.strictTools ?? false));
+  // OpenAI rejects tool_choice and parallel_tool_calls in a request without tools.
+  if (hasTools && input.toolChoice !== undefined) body['tool_choice'] = input.toolChoice;
+  if (hasTools && options.parallelToolCalls !== undefined)
+    body['parallel_tool_calls'] = options.parallelToolCalls;
+  const sampling: Record<string, unknown> = {
+    response_format: options.responseFormat,
+    temperature: options.temperature,
+    top_p: options.topP,
+    max_tokens: options.maxTokens,
+    max_completion_tokens: options.maxCompletionTokens,
+    presence_penalty: options.presencePenalty,
+    frequency_penalty: options.frequencyPenalty,
+    stop: options.stop,
+    seed: options.seed,
+  };
+  for (const [key, value] of Object.entries(sampling)) if (value !== undefined) body[key] = value;
+  Object.assign(body, input.providerFields, options.extraBody);
+  if (input.stream) {
+    body['stream'] = true;
+    body['stream_options'] = { include_usage: true };
+  }
+  return body;
+}
+
+function toWireMessage(message: ChatMessage, replay: ReasoningReplay): Record<string, unknown> {
+  if (message.role !== 'assistant') return { ...message };
+  const { reasoning_content: reasoning, tool_calls: toolCalls, ...rest } = message;
+  const wire: Record<string, unknown> = { ...rest };
+  const hasToolCalls = toolCalls !== undefined && toolCalls.length > 0;
+  // An empty tool_calls array is a 400 on OpenAI.
+  if (hasToolCalls) {
+    wire['tool_calls'] = toolCalls.map((toolCall) => ({
+      id: toolCall.id,
+      type: 'function',
+      function: { name: toolCall.function.name, arguments: toolCall.function.arguments },
+    }));
+  }
+  if (replay === 'all' || (replay === 'tool_turns' && hasToolCalls))
+    wire['reasoning_content'] = reasoning ?? '';
+  return wire;
+}
+
+function toWireTool(tool: ModelToolDefinition, strictByDefault: boolean): Record<string, unknown> {
+  const strict = tool.function.strict ?? strictByDefault;
+  const { name, description, parameters } = tool.function;
+  return {
+    type: 'function',
+    function: strict
+      ? { name, description, parameters: toStrictSchema(name, parameters), strict: true }
+      : { name, description, parameters },
+  };
+}

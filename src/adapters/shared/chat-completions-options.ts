@@ -1,0 +1,65 @@
+import type OpenAI from 'openai';
+import type { JsonSchema, ToolChoice } from '../../model/model-adapter.js';
+
+/** The response format a chat completion may be asked for. */
+export type ResponseFormat =
+  | { readonly type: 'text' }
+  | { readonly type: 'json_object' }
+  | {
+      readonly type: 'json_schema';
+      readonly json_schema: {
+        readonly name: string;
+        readonly schema: JsonSchema;
+        readonly description?: string;
+        readonly strict?: boolean;
+      };
+    };
+
+/** Options every Chat Completions adapter takes. Sampling parameters left out are not sent. */
+export interface ChatCompletionsAdapterOptions {
+  /** The model name, sent as is; no list is hard-coded, so new names work the day they ship. */
+  readonly model: string;
+  /** An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored. */
+  readonly client?: OpenAI;
+  /** The API key. @default the provider's environment variable (`OPENAI_API_KEY`, `DEEPSEEK_API_KEY`) */
+  readonly apiKey?: string;
+  /** The server's base URL, ending in `/v1` for most OpenAI-compatible servers. @default the provider's */
+  readonly baseURL?: string;
+  /**
+   * Retries per call. The `openai` client retries connection errors, 408, 409, 429 and 5xx
+   * (honouring `retry-after`); the adapter adds retries of a blank 200 and of DeepSeek's
+   * `insufficient_system_resource`, from the same budget.
+   * @default the injected client's `maxRetries`, else 2
+   */
+  readonly maxRetries?: number;
+  /** Milliseconds before a request times out (until the headers arrive). @default 600000 (the client's) */
+  readonly timeout?: number;
+  /** Extra HTTP headers on every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Milliseconds before the adapter's own first retry; doubles on each retry. @default 500 */
+  readonly retryBaseDelayMs?: number;
+  /** The default tool choice; a call's `options.toolChoice` wins. @default not sent (the provider's `auto`) */
+  readonly toolChoice?: ToolChoice;
+  /** Allow several tool calls in one turn. @default not sent (the provider's default, `true` on OpenAI) */
+  readonly parallelToolCalls?: boolean;
+  /**
+   * Send every tool with `strict: true`, its schema converted to the strict form. A tool's own
+   * `strict` flag wins.
+   * @default false
+   */
+  readonly strictTools?: boolean;
+  /** Ask for JSON output (`json_object`) or output matching a schema (`json_schema`). */
+  readonly responseFormat?: ResponseFormat;
+  readonly temperature?: number;
+  readonly topP?: number;
+  /** Sent as `max_tokens`. */
+  readonly maxTokens?: number;
+  /** Sent as `max_completion_tokens` (OpenAI reasoning models require it instead of `max_tokens`). */
+  readonly maxCompletionTokens?: number;
+  readonly presencePenalty?: number;
+  readonly frequencyPenalty?: number;
+  readonly stop?: string | readonly string[];
+  readonly seed?: number;
+  /** Fields merged into every request body last, for parameters this adapter does not know. */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+}

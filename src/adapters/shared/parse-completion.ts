@@ -1,0 +1,81 @@
+import { EmptyResponseError } from '../../errors/empty-response-error.js';
+import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
+import type { ToolCall } from '../../model/messages.js';
+import type { ModelResponse } from '../../model/model-adapter.js';
+import { assembleResponse } from './assemble-response.js';
+import { isRecord, normalizeUsage } from './normalize-usage.js';
+
+/** Where a body came from, for error messages. */
+export interface ResponseOrigin {
+  readonly provider: string;
+  readonly requestId: string | undefined;
+}
+
+/**
+ * Parses the text of a 200 Chat Completions answer into a `ModelResponse`.
+ *
+ * @throws {EmptyResponseError} when the body is blank (DeepSeek may send only keep-alive
+ * newlines) or has no choice; retryable.
+ * @throws {UnexpectedResponseError} when the body is not a chat completion.
+ */
+export function parseCompletion(text: string, origin: ResponseOrigin): ModelResponse {
+  const details = {
+    provider: origin.provider,
+    ...(origin.requestId === undefined ? {} : { requestId: origin.requestId }),
+  };
+  if (text.trim() === '') {
+    throw new EmptyResponseError({
+      ...details,
+      status: 200,
+      message: `${origin.provider} answered 200 with a blank body.`,
+    });
+  }
+  let completion: unknown;
+  try {
+    completion = JSON.parse(text);
+  } catch (error) {
+    throw new UnexpectedResponseError({
+      ...details,
+      status: 200,
+      rawOutput: text.slice(0, 2000),
+      cause: error,
+      message: `${origin.provider} answered 200 with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}. Check baseURL points at a Chat Completions API.`,
+    });
+  }
+  const choice =
+    isRecord(completion) && Array.isArray(completion['choices']) ? completion['choices'][0] : undefined;
+  if (!isRecord(completion) || !isRecord(choice) || !isRecord(choice['message'])) {
+    throw new EmptyResponseError({
+      ...details,
+      status: 200,
+      rawOutput: completion,
+      message: `${origin.provider} answered 200 without a choice: ${JSON.stringify(completion).slice(0, 200)}.`,
+    });
+  }
+  const message = choice['message'];
+  return assembleResponse({
+    content: typeof message['content'] === 'string' ? message['content'] : null,
+    reasoning: typeof message['reasoning_content'] === 'string' ? message['reasoning_content'] : undefined,
+    toolCalls: parseToolCalls(message['tool_calls']),
+    finishReason: typeof choice['finish_reason'] === 'string' ? choice['finish_reason'] : null,
+    usage: normalizeUsage(completion['usage']),
+    requestId: origin.requestId,
+    model: typeof completion['model'] === 'string' ? completion['model'] : undefined,
+  });
+}
+
+function parseToolCalls(value: unknown): ToolCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).map((toolCall) => {
+    const call = isRecord(toolCall['function']) ? toolCall['function'] : {};
+    return {
+      id: String(toolCall['id'] ?? ''),
+      type: 'function',
+      function: {
+        name: String(call['name'] ?? ''),
+        arguments:
+          typeof call['arguments'] === 'string' ? call['arguments'] : JSON.stringify(call['arguments'] ?? {}),
+      },
+    };
+  });
+}

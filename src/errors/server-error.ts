@@ -1,0 +1,11 @@
+import { ModelProviderError } from './model-provider-error.js';
+import type { ModelProviderErrorOptions } from './model-provider-error.js';
+
+/**
+ * The provider failed (HTTP 5xx) after the client's own retries. Retryable.
+ */
+export class ServerError extends ModelProviderError {
+  constructor(options: ModelProviderErrorOptions) {
+    super('server_error', { retryable: true, ...options });
+  }
+}

@@ -1,0 +1,13 @@
+import { ModelProviderError } from './model-provider-error.js';
+import type { ModelProviderErrorOptions } from './model-provider-error.js';
+
+/**
+ * The provider answered with a body that is not a chat completion: not JSON, no `choices`,
+ * or an HTTP status without a more specific error class. `rawOutput` holds what arrived.
+ * Not retryable unless the status says so.
+ */
+export class UnexpectedResponseError extends ModelProviderError {
+  constructor(options: ModelProviderErrorOptions) {
+    super('model_error', { retryable: false, ...options });
+  }
+}
