@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { defineTool } from '../../tools/define-tool.js';
+import { resolveCodeToolLimits } from '../code-tool-limits.js';
+import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
+import { formatBytes } from '../sandbox/sandbox.js';
+import { runSearch, SearchStoppedError } from './run-search.js';
+import type { SearchOutcome } from './run-search.js';
+import { truncateOutput } from './truncate-output.js';
+
+/** How many matched lines `search_text` returns when the model does not say. */
+export const defaultSearchMaxResults = 100;
+
+const parameters = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('What to look for: a JavaScript regular expression, or plain text with regex=false.'),
+  path: z
+    .string()
+    .optional()
+    .describe('Directory (or file) to search, relative to the repository root. Default ".".'),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".'),
+  regex: z.boolean().optional().describe('Treat pattern as a regular expression. Default true.'),
+  case_sensitive: z.boolean().optional().describe('Match case exactly. Default false.'),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Most matched lines to return. Default 100.'),
+});
+
+/**
+ * Creates the `search_text` tool: a grep over the visible files, answering
+ * `path:line: text` lines; over the cap, per-file counts and a request to narrow. Matching
+ * runs in worker threads with a time budget, so a catastrophic regex cannot hang the process.
+ */
+export function createSearchTextTool(options: CodeToolFactoryOptions) {
+  const { sandbox } = options;
+  const limits = resolveCodeToolLimits(options);
+  return defineTool({
+    name: 'search_text',
+    description:
+      'Search file contents like grep. Returns "path:line: text" for each matching line, in file order. ' +
+      'The pattern is a JavaScript regular expression (case-insensitive by default); set regex=false for plain text. ' +
+      'Use glob (e.g. "*.ts") or path to narrow the search.',
+    parameters,
+    execute: async (input, context) => {
+      const flags = `gm${input.case_sensitive === true ? '' : 'i'}`;
+      const source = input.regex === false ? escapeRegExp(input.pattern) : input.pattern;
+      try {
+        new RegExp(source, flags);
+      } catch (error) {
+        const inline = /^\(\?[a-z]+\)/.test(source)
+          ? ' Inline flags like (?i) are not supported; use case_sensitive.'
+          : '';
+        throw new Error(
+          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}.${inline} ` +
+            'Fix the pattern, or pass regex=false to search for it as plain text.',
+        );
+      }
+      const files = await sandbox.listFiles({
+        path: input.path ?? '.',
+        ...(input.glob === undefined ? {} : { pattern: input.glob }),
+        ...(context?.signal === undefined ? {} : { signal: context.signal }),
+      });
+      const maxResults = input.max_results ?? defaultSearchMaxResults;
+      let outcome: SearchOutcome;
+      try {
+        outcome = await runSearch({
+          root: sandbox.root,
+          files,
+          source,
+          flags,
+          maxResults,
+          maxFileBytes: limits.maxFileBytes,
+          maxLineChars: 300,
+          timeoutMs: limits.searchTimeoutMs,
+          signal: context?.signal,
+        });
+      } catch (error) {
+        if (error instanceof SearchStoppedError && error.reason === 'timeout') {
+          throw new Error(
+            `search_text stopped after ${limits.searchTimeoutMs / 1000} s: the pattern ${JSON.stringify(input.pattern)} ` +
+              'is too slow (nested quantifiers like (a+)+ backtrack catastrophically) or the search is too broad. ' +
+              'Simplify the pattern or narrow it with path or glob.',
+          );
+        }
+        throw error;
+      }
+      return format(outcome, { files: files.length, walkTruncated: files.truncated, maxResults, limits });
+    },
+  });
+}
+
+function format(
+  outcome: SearchOutcome,
+  context: {
+    files: number;
+    walkTruncated: boolean;
+    maxResults: number;
+    limits: { maxFileBytes: number; maxOutputChars: number };
+  },
+): string {
+  const total = outcome.counts.reduce((sum, entry) => sum + entry.count, 0);
+  const lines = outcome.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
+  if (total === 0) lines.push(`No matches in ${context.files} files.`);
+  const notes: string[] = [];
+  if (total > context.maxResults) {
+    const perFile = [...outcome.counts].sort((left, right) => right.count - left.count).slice(0, 20);
+    notes.push(
+      `[Showing ${outcome.matches.length} of ${total} matching lines in ${outcome.counts.length} files. ` +
+        'Narrow your search with glob, path or a more specific pattern, or raise max_results. Matches per file:',
+      ...perFile.map((entry) => `  ${entry.path}: ${entry.count}`),
+      ...(outcome.counts.length > perFile.length
+        ? [`  ... and ${outcome.counts.length - perFile.length} more files`]
+        : []),
+      ']',
+    );
+  }
+  if (outcome.tooLarge.length > 0) {
+    const names = outcome.tooLarge.slice(0, 5).join(', ');
+    notes.push(
+      `[Skipped ${outcome.tooLarge.length} files over ${formatBytes(context.limits.maxFileBytes)}: ${names}` +
+        `${outcome.tooLarge.length > 5 ? ', ...' : ''}. Page through them with read_file.]`,
+    );
+  }
+  if (context.walkTruncated)
+    notes.push('[Only the first files of a very large tree were searched; narrow with path or glob.]');
+  const text = [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
+  return truncateOutput(
+    text,
+    context.limits.maxOutputChars,
+    'Narrow your search with glob, path or a more specific pattern.',
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
