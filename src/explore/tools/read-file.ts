@@ -65,6 +65,7 @@ export function createReadFileTool(options: CodeToolFactoryOptions) {
           const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
           throw new Error(
             `File not found: "${input.path}".${hint} Call list_files to see which files exist.`,
+            { cause: error },
           );
         }
         throw error;

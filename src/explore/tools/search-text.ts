@@ -58,6 +58,7 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
         throw new Error(
           `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}.${inline} ` +
             'Fix the pattern, or pass regex=false to search for it as plain text.',
+          { cause: error },
         );
       }
       const files = await sandbox.listFiles({
@@ -85,6 +86,7 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
             `search_text stopped after ${limits.searchTimeoutMs / 1000} s: the pattern ${JSON.stringify(input.pattern)} ` +
               'is too slow (nested quantifiers like (a+)+ backtrack catastrophically) or the search is too broad. ' +
               'Simplify the pattern or narrow it with path or glob.',
+            { cause: error },
           );
         }
         throw error;
