@@ -57,11 +57,12 @@ export interface FakeOpenAIServer {
   close(): Promise<void>;
 }
 
-/** Builds a Chat Completions JSON body with one choice, as OpenAI documents it. */
+/** Builds a Chat Completions JSON body with one choice, as OpenAI documents it; `finish_reason` goes on the choice. */
 export function completion(
   message: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
+  extra: { readonly finish_reason?: string; readonly [key: string]: unknown } = {},
 ): Record<string, unknown> {
+  const { finish_reason: finishReason = 'stop', ...rest } = extra;
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion',
@@ -72,10 +73,10 @@ export function completion(
         index: 0,
         message: { role: 'assistant', content: null, ...message },
         logprobs: null,
-        finish_reason: 'stop',
+        finish_reason: finishReason,
       },
     ],
-    ...extra,
+    ...rest,
   };
 }
 
