@@ -1,0 +1,109 @@
+import type { ZodType } from 'zod';
+import type { ChatMessage } from '../../model/messages.js';
+import type { ModelAdapter, ModelResponse } from '../../model/model-adapter.js';
+import { compileSchema } from '../../tools/schema.js';
+import { StructuredOutputError } from '../errors/structured-output-error.js';
+import { parseJsonOutput } from './parse-json-output.js';
+import type { ParseJsonOutputOptions } from './parse-json-output.js';
+
+/**
+ * How the adapter was set up for structured output. The flows add nothing to `ModelAdapter`:
+ * the JSON Schema always goes into the prompt and the output is always validated with zod.
+ * - `'json_schema'`: the caller passes an adapter built with `responseFormat: { type: 'json_schema', ... }`.
+ * - `'json_object'`: the adapter was built with `responseFormat: { type: 'json_object' }` (JSON mode).
+ * - `'none'`: plain text; prose around the JSON object is tolerated and cut away.
+ */
+export type StructuredOutputMode = 'json_schema' | 'json_object' | 'none';
+
+/** Options of {@link generateStructured}. */
+export interface GenerateStructuredOptions<Value> {
+  readonly adapter: ModelAdapter;
+  /** The conversation; the last message should ask for the JSON answer. */
+  readonly messages: readonly ChatMessage[];
+  readonly schema: ZodType<Value>;
+  /** Names the schema in prompts and errors, e.g. `'ExplorationResponse'`. */
+  readonly schemaName: string;
+  /** Make one repair call showing the model its validation errors. @default true */
+  readonly repair?: boolean;
+  /** @default 'json_object' */
+  readonly structuredOutput?: StructuredOutputMode;
+  /** How fences are treated. @default { allowFence: true } */
+  readonly parse?: ParseJsonOutputOptions;
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link generateStructured} resolves to. */
+export interface StructuredResult<Value> {
+  readonly value: Value;
+  /** The raw responses: one, or two when a repair call was made. */
+  readonly responses: readonly ModelResponse[];
+  readonly repaired: boolean;
+}
+
+/** The JSON Schema of a zod schema, as shown to the model. */
+export function jsonSchemaOf(schema: ZodType): unknown {
+  return compileSchema(schema).jsonSchema;
+}
+
+/** Validates a value against a zod schema; issues come back as `path: message` lines. */
+export function validateWith<Value>(
+  schema: ZodType<Value>,
+  value: unknown,
+): { ok: true; value: Value } | { ok: false; issues: string[] } {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    issues: result.error.issues.map(
+      (issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`,
+    ),
+  };
+}
+
+/**
+ * Asks the model for JSON matching `schema` without tools, validates it with zod and, when it
+ * fails and `repair` is on, makes one repair call that shows the model its errors.
+ *
+ * @throws {StructuredOutputError} when the output is still invalid.
+ */
+export async function generateStructured<Value>(
+  options: GenerateStructuredOptions<Value>,
+): Promise<StructuredResult<Value>> {
+  const parse = options.parse ?? { allowProse: options.structuredOutput === 'none' };
+  const callOptions = options.signal === undefined ? {} : { signal: options.signal };
+  const check = (response: ModelResponse) => {
+    const parsed = parseJsonOutput(response.content, parse);
+    if (!parsed.ok) return { ok: false as const, issues: [parsed.error] };
+    return validateWith(options.schema, parsed.value);
+  };
+  const first = await options.adapter.call(options.messages, [], callOptions);
+  const firstCheck = check(first);
+  if (firstCheck.ok) return { value: firstCheck.value, responses: [first], repaired: false };
+  if (options.repair === false) {
+    throw new StructuredOutputError({
+      schemaName: options.schemaName,
+      rawOutput: first.content ?? '',
+      issues: firstCheck.issues,
+      repaired: false,
+    });
+  }
+  const repairMessages: ChatMessage[] = [
+    ...options.messages,
+    { role: 'assistant', content: first.content ?? '' },
+    {
+      role: 'user',
+      content:
+        `Your answer is not a valid ${options.schemaName}. Problems:\n- ${firstCheck.issues.join('\n- ')}\n` +
+        'Answer again with only the corrected JSON object: no Markdown fence, no text before or after it.',
+    },
+  ];
+  const second = await options.adapter.call(repairMessages, [], callOptions);
+  const secondCheck = check(second);
+  if (secondCheck.ok) return { value: secondCheck.value, responses: [first, second], repaired: true };
+  throw new StructuredOutputError({
+    schemaName: options.schemaName,
+    rawOutput: second.content ?? '',
+    issues: secondCheck.issues,
+    repaired: true,
+  });
+}
