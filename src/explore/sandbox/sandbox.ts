@@ -73,6 +73,8 @@ export class Sandbox {
   readonly root: string;
   /** The limits in force, defaults filled in. */
   readonly limits: Readonly<SandboxLimits>;
+  /** The secret-file globs in force. */
+  readonly deny: readonly string[];
   readonly #rules: GitignoreRules;
   readonly #isDenied: PathMatcher;
   readonly #isExcluded: PathMatcher;
@@ -93,7 +95,8 @@ export class Sandbox {
     this.root = root;
     this.limits = Object.freeze({ ...defaultSandboxLimits, ...options.limits });
     this.#rules = new GitignoreRules(root);
-    this.#isDenied = createPathMatcher(options.deny ?? defaultDenyPatterns);
+    this.deny = Object.freeze([...(options.deny ?? defaultDenyPatterns)]);
+    this.#isDenied = createPathMatcher(this.deny);
     this.#isExcluded = createPathMatcher(options.exclude ?? []);
     this.#isIncluded = options.include === undefined ? undefined : createPathMatcher(options.include);
   }

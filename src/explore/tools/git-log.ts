@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineTool } from '../../tools/define-tool.js';
+import { resolveCodeToolLimits } from '../code-tool-limits.js';
+import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
+import { runGit } from './run-git.js';
+import { truncateOutput } from './truncate-output.js';
+
+const parameters = z.object({
+  path: z
+    .string()
+    .optional()
+    .describe('Only commits touching this file or directory (repo-relative). Default: all.'),
+  n: z.number().int().min(1).max(500).optional().describe('How many commits, newest first. Default 10.'),
+});
+
+/** Fields are separated by the ASCII unit separator, which never appears in names or subjects. */
+const separator = '\x1f';
+
+/**
+ * Creates the `git_log` tool: the newest commits (hash, date, author, subject), optionally
+ * for one path. Fails clearly outside a git repository.
+ */
+export function createGitLogTool(options: CodeToolFactoryOptions) {
+  const { sandbox } = options;
+  const limits = resolveCodeToolLimits(options);
+  return defineTool({
+    name: 'git_log',
+    description:
+      'Show recent git commits, newest first: short hash, date, author and subject. ' +
+      'Pass path to see the history of one file or directory, and n for how many (default 10).',
+    parameters,
+    execute: async (input, context) => {
+      const path = sandbox.relative(sandbox.resolve(input.path ?? '.'));
+      const n = input.n ?? 10;
+      const output = await runGit(
+        sandbox,
+        [
+          'log',
+          `--max-count=${n}`,
+          '--no-color',
+          '--date=short',
+          `--format=%h${separator}%ad${separator}%an${separator}%s`,
+          '--',
+          path,
+        ],
+        {
+          timeoutMs: limits.gitTimeoutMs,
+          maxBufferBytes: limits.gitMaxBufferBytes,
+          signal: context?.signal,
+          toolName: 'git_log',
+        },
+      );
+      const lines = output
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => line.split(separator).join('  '));
+      if (lines.length === 0) return `No commits${path === '.' ? '' : ` touch "${path}"`}.`;
+      const footer =
+        lines.length === n ? `\n[Showing the newest ${n} commits; pass a larger n to see older ones.]` : '';
+      return truncateOutput(`${lines.join('\n')}${footer}`, limits.maxOutputChars, 'Pass a smaller n.');
+    },
+  });
+}
