@@ -48,7 +48,10 @@ export type {
 } from './tracing/trace-events.js';
 
 export { ToolOrchestratorError } from './errors/tool-orchestrator-error.js';
-export type { ToolOrchestratorErrorCode, ToolOrchestratorErrorOptions } from './errors/tool-orchestrator-error.js';
+export type {
+  ToolOrchestratorErrorCode,
+  ToolOrchestratorErrorOptions,
+} from './errors/tool-orchestrator-error.js';
 export { InvalidArgumentError } from './errors/invalid-argument-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';

@@ -16,7 +16,9 @@ export class InvalidArgumentError extends ToolOrchestratorError {
   readonly value: unknown;
 
   constructor(options: InvalidArgumentErrorOptions) {
-    super('invalid_argument', { message: `Invalid ${options.argument} (${describe(options.value)}): ${options.message}` });
+    super('invalid_argument', {
+      message: `Invalid ${options.argument} (${describe(options.value)}): ${options.message}`,
+    });
     this.argument = options.argument;
     this.value = options.value;
   }

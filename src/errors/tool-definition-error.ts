@@ -12,7 +12,10 @@ export class ToolDefinitionError extends ToolOrchestratorError {
   readonly toolName: string;
 
   constructor(options: ToolDefinitionErrorOptions) {
-    super('tool_definition', { message: `Tool "${options.toolName}": ${options.message}`, cause: options.cause });
+    super('tool_definition', {
+      message: `Tool "${options.toolName}": ${options.message}`,
+      cause: options.cause,
+    });
     this.toolName = options.toolName;
   }
 }

@@ -17,10 +17,12 @@ export interface ModelToolDefinition {
 }
 
 /** How the model may use tools on one call. */
-export type ToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'function'; readonly function: { readonly name: string } };
+export type ToolChoice =
+  'auto' | 'none' | 'required' | { readonly type: 'function'; readonly function: { readonly name: string } };
 
 /** Why the model stopped. Providers may add their own values. */
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'insufficient_system_resource' | (string & {});
+export type FinishReason =
+  'stop' | 'tool_calls' | 'length' | 'content_filter' | 'insufficient_system_resource' | (string & {});
 
 /** What one model call returned, in the OpenAI chat-completions shape. */
 export interface ModelResponse {

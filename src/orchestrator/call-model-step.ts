@@ -1,5 +1,10 @@
 import { ModelProviderError } from '../errors/model-provider-error.js';
-import type { ModelAdapter, ModelCallOptions, ModelResponse, ModelToolDefinition } from '../model/model-adapter.js';
+import type {
+  ModelAdapter,
+  ModelCallOptions,
+  ModelResponse,
+  ModelToolDefinition,
+} from '../model/model-adapter.js';
 import { addUsage } from '../model/usage.js';
 import type { RunState } from './run-state.js';
 import { lazySnapshot } from './run-state.js';
@@ -78,7 +83,8 @@ async function streamResponse(
   if (response === undefined) {
     throw new ModelProviderError('stream_error', {
       provider: adapter.provider ?? 'unknown',
-      message: 'The adapter\'s stream ended without a final "response" event. A ModelAdapter.stream() must end with { type: "response", response }.',
+      message:
+        'The adapter\'s stream ended without a final "response" event. A ModelAdapter.stream() must end with { type: "response", response }.',
     });
   }
   return response;

@@ -23,7 +23,7 @@ export async function executeToolsStep(
   options: ExecuteToolsOptions,
 ): Promise<{ toolCalls: readonly ToolCall[]; outcomes: readonly ToolCallOutcome[] }> {
   const turn = state.trace.turn;
-  const { toolCalls, originalIds } = uniqueToolCalls(response.tool_calls ?? [], turn);
+  const { toolCalls, originalIds } = uniqueToolCalls(response.tool_calls ?? [], turn, state.toolCallIds);
   state.messages.push(assistantMessage(response, toolCalls));
   for (let index = 0; index < toolCalls.length; index++) {
     const originalId = originalIds[index];
@@ -70,29 +70,36 @@ export function assistantMessage(response: ModelResponse, toolCalls?: readonly T
   };
 }
 
-/** Makes ids unique within a response (and fills empty ones); `originalIds[i]` is set where an id changed. */
+/**
+ * Makes ids unique within the run (some local servers send `call_0` every turn, or empty ids);
+ * `originalIds[i]` is set where an id changed.
+ */
 function uniqueToolCalls(
   toolCalls: readonly ToolCall[],
   turn: number,
+  seen: Set<string>,
 ): { toolCalls: readonly ToolCall[]; originalIds: (string | undefined)[] } {
   const originalIds: (string | undefined)[] = [];
-  if (toolCalls.length === 1 && toolCalls[0]!.id) return { toolCalls, originalIds };
-  const seen = new Set<string>();
   let changed = false;
   const result = toolCalls.map((toolCall, index) => {
-    let id = toolCall.id;
+    const id = toolCall.id;
     if (id && !seen.has(id)) {
       seen.add(id);
       return toolCall;
     }
     const base = id || `call_${turn}_${index}`;
-    let suffix = 2;
-    id = base;
-    while (seen.has(id) || toolCalls.some((other) => other.id === id && other !== toolCall)) id = `${base}_${suffix++}`;
-    seen.add(id);
-    originalIds[index] = toolCall.id;
+    let unique = base;
+    for (
+      let suffix = 2;
+      seen.has(unique) || (unique !== id && toolCalls.some((other) => other.id === unique));
+      suffix++
+    ) {
+      unique = `${base}_${suffix}`;
+    }
+    seen.add(unique);
+    originalIds[index] = id;
     changed = true;
-    return { ...toolCall, id };
+    return { ...toolCall, id: unique };
   });
   return { toolCalls: changed ? result : toolCalls, originalIds };
 }

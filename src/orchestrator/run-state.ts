@@ -12,6 +12,8 @@ export interface RunState {
   readonly trace: TraceDispatcher;
   readonly signal: AbortSignal | undefined;
   readonly startedAt: number;
+  /** Every tool call id used so far in the run, to keep ids unique across turns. */
+  readonly toolCallIds: Set<string>;
   turns: number;
   usage: Usage;
   lastResponse: ModelResponse | undefined;

@@ -22,7 +22,8 @@ export type StopCondition = (state: StopConditionState) => boolean;
  * new ToolOrchestrator(adapter, tools, { stopWhen: toolCalled('finish_exploration') });
  */
 export function toolCalled(toolName: string): StopCondition {
-  return ({ outcomes }) => outcomes.some((outcome) => outcome.name === toolName && outcome.error === undefined);
+  return ({ outcomes }) =>
+    outcomes.some((outcome) => outcome.name === toolName && outcome.error === undefined);
 }
 
 /** Stops the run after `count` turns, counted from 1. */

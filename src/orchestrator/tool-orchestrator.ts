@@ -39,7 +39,11 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   readonly #now: () => number;
   readonly #generateId: () => string;
 
-  constructor(adapter: ModelAdapter, toolRegistry: ToolRegistry, options: ToolOrchestratorOptions<Context> = {}) {
+  constructor(
+    adapter: ModelAdapter,
+    toolRegistry: ToolRegistry,
+    options: ToolOrchestratorOptions<Context> = {},
+  ) {
     validateOrchestratorInput(adapter, toolRegistry, options);
     this.adapter = adapter;
     this.toolRegistry = toolRegistry;
@@ -54,7 +58,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         now: this.#now,
       });
     const stopWhen = options.stopWhen;
-    this.#stopConditions = stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
+    this.#stopConditions =
+      stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
   }
 
   /** Listens to one event type of every run; `'*'` listens to all. A throwing listener never breaks a run. */
@@ -76,7 +81,11 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * @throws {MaxTurnsExceededError} only with `onMaxTurns: 'throw'`.
    * @throws the adapter's error when the model call fails (tool failures never throw).
    */
-  async run(messages: readonly ChatMessage[], systemPrompt?: string, runOptions: RunOptions<Context> = {}): Promise<RunResult> {
+  async run(
+    messages: readonly ChatMessage[],
+    systemPrompt?: string,
+    runOptions: RunOptions<Context> = {},
+  ): Promise<RunResult> {
     const options = this.#options;
     const maxTurns = runOptions.maxTurns ?? options.maxTurns ?? 10;
     const onMaxTurns: OnMaxTurns = options.onMaxTurns ?? 'return';
@@ -104,6 +113,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       trace,
       signal,
       startedAt: this.#now(),
+      toolCallIds: new Set(),
       turns: 0,
       usage: emptyUsage,
       lastResponse: undefined,
@@ -129,7 +139,9 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         trace.emit('error', {
           name: error instanceof Error ? error.name : 'Error',
           message: error instanceof Error ? error.message : String(error),
-          ...(typeof (error as { code?: unknown })?.code === 'string' ? { code: (error as { code: string }).code } : {}),
+          ...(typeof (error as { code?: unknown })?.code === 'string'
+            ? { code: (error as { code: string }).code }
+            : {}),
         });
         this.#end(state, 'error');
         throw error;
@@ -137,7 +149,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       stopReason = 'aborted';
     }
     const result = this.#end(state, stopReason);
-    if (stopReason === 'max_turns' && onMaxTurns === 'throw') throw new MaxTurnsExceededError({ maxTurns, result });
+    if (stopReason === 'max_turns' && onMaxTurns === 'throw')
+      throw new MaxTurnsExceededError({ maxTurns, result });
     return result;
   }
 
@@ -156,7 +169,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       const toolCalls = response.tool_calls;
       if (toolCalls === undefined || toolCalls.length === 0) {
         if (response.finish_reason === 'length') {
-          state.trace.emit('warning', { code: 'length', message: 'The model stopped at its token limit; the answer may be cut short.' });
+          state.trace.emit('warning', {
+            code: 'length',
+            message: 'The model stopped at its token limit; the answer may be cut short.',
+          });
         }
         state.messages.push(assistantMessage(response));
         return 'final';
@@ -164,7 +180,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       if (response.finish_reason === 'length') {
         state.trace.emit('warning', {
           code: 'truncated_tool_call',
-          message: 'The model stopped at its token limit while writing tool calls; their arguments may be cut short and fail to parse.',
+          message:
+            'The model stopped at its token limit while writing tool calls; their arguments may be cut short and fail to parse.',
         });
       }
       const executed = await executeToolsStep(state, response, {
@@ -204,7 +221,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     if ((response.tool_calls?.length ?? 0) > 0) {
       state.trace.emit('warning', {
         code: 'final_answer_tool_calls',
-        message: 'The model asked for tools on the final answer call, where tools are disabled; those calls were not run and are left out of the transcript (they are in the llm_call event).',
+        message:
+          'The model asked for tools on the final answer call, where tools are disabled; those calls were not run and are left out of the transcript (they are in the llm_call event).',
       });
     }
     state.messages.push(assistantMessage(response, []));
@@ -230,7 +248,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   }
 }
 
-function combineSignals(first: AbortSignal | undefined, second: AbortSignal | undefined): AbortSignal | undefined {
+function combineSignals(
+  first: AbortSignal | undefined,
+  second: AbortSignal | undefined,
+): AbortSignal | undefined {
   if (first === undefined) return second;
   if (second === undefined) return first;
   return AbortSignal.any([first, second]);

@@ -13,31 +13,62 @@ export function validateOrchestratorInput(
   options: ToolOrchestratorOptions<object>,
 ): void {
   if (typeof adapter?.call !== 'function') {
-    throw new InvalidArgumentError({ argument: 'adapter', value: adapter, message: 'must implement ModelAdapter: an object with a call(messages, tools, options) method.' });
+    throw new InvalidArgumentError({
+      argument: 'adapter',
+      value: adapter,
+      message: 'must implement ModelAdapter: an object with a call(messages, tools, options) method.',
+    });
   }
   if (typeof registry !== 'object' || registry === null || Array.isArray(registry)) {
-    throw new InvalidArgumentError({ argument: 'toolRegistry', value: registry, message: 'must be an object mapping tool names to tools made with defineTool, e.g. { add }.' });
+    throw new InvalidArgumentError({
+      argument: 'toolRegistry',
+      value: registry,
+      message: 'must be an object mapping tool names to tools made with defineTool, e.g. { add }.',
+    });
   }
   for (const [name, tool] of Object.entries(registry)) {
     if (typeof tool?.execute !== 'function' || typeof tool.inputSchema !== 'object') {
-      throw new ToolDefinitionError({ toolName: name, message: 'is not a tool made with defineTool(); wrap it in defineTool({ name, description, parameters, execute }).' });
+      throw new ToolDefinitionError({
+        toolName: name,
+        message:
+          'is not a tool made with defineTool(); wrap it in defineTool({ name, description, parameters, execute }).',
+      });
     }
     if (tool.name !== name) {
-      throw new ToolDefinitionError({ toolName: name, message: `is registered under "${name}" but named "${tool.name}"; register it under its own name, e.g. { ${tool.name} }.` });
+      throw new ToolDefinitionError({
+        toolName: name,
+        message: `is registered under "${name}" but named "${tool.name}"; register it under its own name, e.g. { ${tool.name} }.`,
+      });
     }
   }
   const { maxTurns, toolConcurrency, onMaxTurns } = options;
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
-    throw new InvalidArgumentError({ argument: 'maxTurns', value: maxTurns, message: 'must be an integer of at least 1.' });
+    throw new InvalidArgumentError({
+      argument: 'maxTurns',
+      value: maxTurns,
+      message: 'must be an integer of at least 1.',
+    });
   }
   if (toolConcurrency !== undefined && !(Number.isInteger(toolConcurrency) && toolConcurrency >= 1)) {
-    throw new InvalidArgumentError({ argument: 'toolConcurrency', value: toolConcurrency, message: 'must be an integer of at least 1 (1 runs calls one after another).' });
+    throw new InvalidArgumentError({
+      argument: 'toolConcurrency',
+      value: toolConcurrency,
+      message: 'must be an integer of at least 1 (1 runs calls one after another).',
+    });
   }
   if (onMaxTurns !== undefined && !onMaxTurnsValues.includes(onMaxTurns)) {
-    throw new InvalidArgumentError({ argument: 'onMaxTurns', value: onMaxTurns, message: `must be one of ${onMaxTurnsValues.map((value) => `'${value}'`).join(', ')}.` });
+    throw new InvalidArgumentError({
+      argument: 'onMaxTurns',
+      value: onMaxTurns,
+      message: `must be one of ${onMaxTurnsValues.map((value) => `'${value}'`).join(', ')}.`,
+    });
   }
   if (options.stream === true && typeof adapter.stream !== 'function') {
-    throw new InvalidArgumentError({ argument: 'stream', value: true, message: 'needs an adapter with a stream() method; this adapter has none. Leave stream off.' });
+    throw new InvalidArgumentError({
+      argument: 'stream',
+      value: true,
+      message: 'needs an adapter with a stream() method; this adapter has none. Leave stream off.',
+    });
   }
 }
 

@@ -75,7 +75,9 @@ export class ScriptedAdapter implements ModelAdapter {
   ): ModelResponse {
     return {
       content: null,
-      tool_calls: calls.map(([name, args, id], index) => ScriptedAdapter.toolCall(name, args, id ?? `call_${index}`)),
+      tool_calls: calls.map(([name, args, id], index) =>
+        ScriptedAdapter.toolCall(name, args, id ?? `call_${index}`),
+      ),
       finish_reason: 'tool_calls',
       ...extra,
     };
@@ -83,7 +85,11 @@ export class ScriptedAdapter implements ModelAdapter {
 
   /** One tool call in the OpenAI shape. */
   static toolCall(name: string, args: unknown, id: string): ToolCall {
-    return { id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } };
+    return {
+      id,
+      type: 'function',
+      function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+    };
   }
 
   /** How many scripted responses are left. */
@@ -99,9 +105,11 @@ export class ScriptedAdapter implements ModelAdapter {
     const callIndex = this.calls.length;
     this.calls.push({ messages: structuredClone(messages), tools, options });
     const step = this.#script[callIndex];
-    if (step === undefined) throw new ScriptExhaustedError({ scriptLength: this.#script.length, lastMessage: messages.at(-1) });
+    if (step === undefined)
+      throw new ScriptExhaustedError({ scriptLength: this.#script.length, lastMessage: messages.at(-1) });
     await wait(this.#delayMs, options.signal);
-    const response = typeof step === 'function' ? await step(messages, tools, { ...options, callIndex }) : step;
+    const response =
+      typeof step === 'function' ? await step(messages, tools, { ...options, callIndex }) : step;
     if (options.signal?.aborted) throw new AbortedError({ cause: options.signal.reason });
     return response;
   }
@@ -124,7 +132,13 @@ export class ScriptedAdapter implements ModelAdapter {
       yield { type: 'content_delta', delta: content.slice(index, index + size) };
     }
     for (const [index, toolCall] of (response.tool_calls ?? []).entries()) {
-      yield { type: 'tool_call_delta', index, id: toolCall.id, name: toolCall.function.name, argumentsDelta: toolCall.function.arguments };
+      yield {
+        type: 'tool_call_delta',
+        index,
+        id: toolCall.id,
+        name: toolCall.function.name,
+        argumentsDelta: toolCall.function.arguments,
+      };
     }
     yield { type: 'response', response };
   }

@@ -34,7 +34,10 @@ export interface ToolConfig<Parameters, Output, Context extends object = Record<
   /** A zod 3 or zod 4 schema, or a plain JSON Schema object (validated with `@cfworker/json-schema`). */
   readonly parameters: Parameters;
   /** Runs the tool. A thrown error becomes an `{"error": ...}` tool result the model can act on. */
-  readonly execute: (input: InferInput<Parameters>, context: ToolExecutionContext<Context>) => Output | Promise<Output>;
+  readonly execute: (
+    input: InferInput<Parameters>,
+    context: ToolExecutionContext<Context>,
+  ) => Output | Promise<Output>;
   /** Milliseconds before the call is abandoned with a timeout result. @default the runner's `defaultTimeoutMs` */
   readonly timeoutMs?: number;
   /** Ask the provider for strict schema adherence (adapters convert the schema). @default false */
@@ -80,24 +83,37 @@ export function defineTool<Parameters, Output, Context extends object = Record<s
   if (!toolNamePattern.test(name)) {
     throw new ToolDefinitionError({
       toolName: name,
-      message: 'the name must be 1-64 characters of letters, digits, "_" or "-" (what OpenAI-style APIs accept).',
+      message:
+        'the name must be 1-64 characters of letters, digits, "_" or "-" (what OpenAI-style APIs accept).',
     });
   }
   if (typeof config.description !== 'string') {
-    throw new ToolDefinitionError({ toolName: name, message: 'description must be a string that tells the model what the tool does.' });
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: 'description must be a string that tells the model what the tool does.',
+    });
   }
   if (typeof config.execute !== 'function') {
-    throw new ToolDefinitionError({ toolName: name, message: 'execute must be a function (input, context) => result.' });
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: 'execute must be a function (input, context) => result.',
+    });
   }
   const parameters = config.parameters as unknown;
-  if (!isZodSchema(parameters) && (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))) {
+  if (
+    !isZodSchema(parameters) &&
+    (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))
+  ) {
     throw new ToolDefinitionError({
       toolName: name,
       message: `parameters must be a zod schema or a JSON Schema object; got ${parameters === null ? 'null' : typeof parameters}.`,
     });
   }
   if (config.timeoutMs !== undefined && !(Number.isFinite(config.timeoutMs) && config.timeoutMs > 0)) {
-    throw new ToolDefinitionError({ toolName: name, message: `timeoutMs must be a positive number of milliseconds; got ${String(config.timeoutMs)}.` });
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: `timeoutMs must be a positive number of milliseconds; got ${String(config.timeoutMs)}.`,
+    });
   }
   let schema: CompiledSchema<InferInput<Parameters>>;
   try {

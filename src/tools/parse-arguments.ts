@@ -10,7 +10,9 @@ export type ParsedArguments =
 const quoteLimit = 200;
 
 function quote(text: string): string {
-  return text.length > quoteLimit ? `${JSON.stringify(text.slice(0, quoteLimit))}... (${text.length} characters)` : JSON.stringify(text);
+  return text.length > quoteLimit
+    ? `${JSON.stringify(text.slice(0, quoteLimit))}... (${text.length} characters)`
+    : JSON.stringify(text);
 }
 
 /** Parses a tool call's JSON arguments and validates them against the tool's schema. */

@@ -26,7 +26,9 @@ export interface CompiledSchema<T> {
 
 /** Zod 3 and zod 4 schemas, told apart at run time. */
 interface ZodLike {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: ZodIssueLike[] } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: unknown } | { success: false; error: { issues: ZodIssueLike[] } };
 }
 interface ZodIssueLike {
   path: PropertyKey[];
@@ -95,7 +97,13 @@ export function compileSchema<T>(parameters: unknown): CompiledSchema<T> {
         .map((unit) => ({ path: pointerToPath(unit.instanceLocation), message: unit.error }));
       return {
         success: false,
-        issues: issues.length > 0 ? issues : result.errors.map((unit) => ({ path: pointerToPath(unit.instanceLocation), message: unit.error })),
+        issues:
+          issues.length > 0
+            ? issues
+            : result.errors.map((unit) => ({
+                path: pointerToPath(unit.instanceLocation),
+                message: unit.error,
+              })),
       };
     },
   };

@@ -1,5 +1,6 @@
 /** A serialized tool result, or the reason it could not be serialized. */
-export type SerializedResult = { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
+export type SerializedResult =
+  { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
 
 /**
  * Turns a tool's return value into tool message content: a string goes through unchanged,
@@ -12,7 +13,11 @@ export function serializeResult(result: unknown): SerializedResult {
   try {
     const content = JSON.stringify(result);
     // Functions and symbols stringify to undefined.
-    if (content === undefined) return { ok: false, error: `The tool returned a ${typeof result}, which cannot be sent to the model as JSON. Return a string or a JSON-serializable value.` };
+    if (content === undefined)
+      return {
+        ok: false,
+        error: `The tool returned a ${typeof result}, which cannot be sent to the model as JSON. Return a string or a JSON-serializable value.`,
+      };
     return { ok: true, content };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -47,7 +47,8 @@ export class ToolRunner {
     this.registry = registry;
     this.#defaultTimeoutMs = checkPositive('defaultTimeoutMs', options.defaultTimeoutMs);
     this.#concurrency = checkPositiveInteger('concurrency', options.concurrency) ?? 1;
-    this.#maxResultChars = checkPositiveInteger('maxResultChars', options.maxResultChars) ?? defaultMaxResultChars;
+    this.#maxResultChars =
+      checkPositiveInteger('maxResultChars', options.maxResultChars) ?? defaultMaxResultChars;
     this.#now = options.now ?? (() => performance.now());
   }
 
@@ -191,7 +192,11 @@ const neverAborted: AbortSignal = new AbortController().signal;
 function checkPositive(argument: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError({ argument, value, message: 'must be a positive number of milliseconds, or left out.' });
+    throw new InvalidArgumentError({
+      argument,
+      value,
+      message: 'must be a positive number of milliseconds, or left out.',
+    });
   }
   return value;
 }

@@ -1,5 +1,11 @@
 import type { EventEmitter } from 'eventemitter3';
-import type { TraceEmitter, TraceEvent, TraceEventData, TraceEventOf, TraceEventType } from './trace-events.js';
+import type {
+  TraceEmitter,
+  TraceEvent,
+  TraceEventData,
+  TraceEventOf,
+  TraceEventType,
+} from './trace-events.js';
 
 /** Where one run's events go: the returned `traces`, the `traceEmitter`, and `on()` listeners. */
 export interface TraceDispatcherOptions {
@@ -41,7 +47,9 @@ export class TraceDispatcher {
       try {
         const pending = sink(event as TraceEvent);
         if (pending !== undefined && typeof (pending as Promise<void>).then === 'function') {
-          (pending as Promise<void>).then(undefined, (error: unknown) => this.#sinkFailed(error, event as TraceEvent));
+          (pending as Promise<void>).then(undefined, (error: unknown) =>
+            this.#sinkFailed(error, event as TraceEvent),
+          );
         }
       } catch (error) {
         this.#sinkFailed(error, event as TraceEvent);

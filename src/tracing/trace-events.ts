@@ -7,7 +7,12 @@ export type StopReason = 'final' | 'max_turns' | 'stop_condition' | 'aborted';
 
 /** The payload of each trace event type. */
 export interface TraceEventData {
-  run_start: { readonly messageCount: number; readonly toolNames: readonly string[]; readonly maxTurns: number; readonly requestId: string };
+  run_start: {
+    readonly messageCount: number;
+    readonly toolNames: readonly string[];
+    readonly maxTurns: number;
+    readonly requestId: string;
+  };
   llm_call: {
     /** The messages sent on this call: a snapshot that later turns never change. */
     readonly messages: readonly ChatMessage[];
@@ -21,7 +26,12 @@ export interface TraceEventData {
   reasoning_content: { readonly content: string };
   content_delta: { readonly delta: string };
   reasoning_delta: { readonly delta: string };
-  tool_call_delta: { readonly index: number; readonly id?: string; readonly name?: string; readonly argumentsDelta: string };
+  tool_call_delta: {
+    readonly index: number;
+    readonly id?: string;
+    readonly name?: string;
+    readonly argumentsDelta: string;
+  };
   tool_call: {
     readonly toolCall: ToolCall;
     /** The id the model sent, when it had to be made unique within the turn. */
@@ -41,7 +51,12 @@ export interface TraceEventData {
   };
   warning: { readonly code: string; readonly message: string };
   error: { readonly message: string; readonly code?: string; readonly name: string };
-  run_end: { readonly stopReason: StopReason | 'error'; readonly turns: number; readonly usage: Usage; readonly durationMs: number };
+  run_end: {
+    readonly stopReason: StopReason | 'error';
+    readonly turns: number;
+    readonly usage: Usage;
+    readonly durationMs: number;
+  };
 }
 
 /** Every trace event type name. */
