@@ -1,0 +1,89 @@
+import type { Tool, ToolRegistry } from '../tools/define-tool.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { Sandbox } from './sandbox/sandbox.js';
+import type { CodeToolFactoryOptions, CodeToolLimits } from './code-tool-limits.js';
+import { createListFilesTool } from './tools/list-files.js';
+import { createReadFileTool } from './tools/read-file.js';
+import { createSearchTextTool } from './tools/search-text.js';
+import { createGitLogTool } from './tools/git-log.js';
+import { createGitDiffTool } from './tools/git-diff.js';
+
+/** Options of {@link createCodeTools}. */
+export interface CreateCodeToolsOptions {
+  /** The repository root every tool is confined to. */
+  readonly root: string;
+  /** Globs; when given, only matching files are listed, searched and read. */
+  readonly include?: readonly string[];
+  /** Extra globs to hide. */
+  readonly exclude?: readonly string[];
+  /** Secret-file globs that can never be read. @default ['.env*', '*.pem', '*.key', 'id_rsa*'] */
+  readonly deny?: readonly string[];
+  /** Names of the tools to include. @default every tool of the pack */
+  readonly tools?: readonly string[];
+  /** Size, count, output and time caps. @default see `defaultSandboxLimits` and `defaultCodeToolLimits` */
+  readonly limits?: Partial<CodeToolLimits>;
+  /** A prebuilt code index for the code intelligence tools, shared between registries. @default built lazily */
+  readonly index?: unknown;
+}
+
+/** What a tool factory of the pack receives. */
+export interface CodeToolContext extends CodeToolFactoryOptions {
+  readonly index?: unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type CodeToolFactory = (context: CodeToolContext) => Tool<any, any, any>;
+
+/** Every tool of the pack, by the name the model calls it. */
+const factories: Readonly<Record<string, CodeToolFactory>> = {
+  list_files: createListFilesTool,
+  read_file: createReadFileTool,
+  search_text: createSearchTextTool,
+  git_log: createGitLogTool,
+  git_diff: createGitDiffTool,
+  // Code intelligence tools (get_symbols, get_structure, get_imports, get_definition,
+  // get_references, import_graph, repo_map) are added here by the CodeIndex work, from
+  // ./tools/<tool-name>.js, each a factory taking { sandbox, limits, index }.
+};
+
+/** The names of every tool `createCodeTools` can build, in registry order. */
+export const codeToolNames: readonly string[] = Object.freeze(Object.keys(factories));
+
+/**
+ * Builds the code-exploration tool pack over one {@link Sandbox}: a `ToolRegistry` ready
+ * for the orchestrator. Every tool is read-only and caps its output.
+ *
+ * @throws {InvalidArgumentError} when `root` is not a directory or `tools` names an unknown tool.
+ * @example
+ * const tools = createCodeTools({ root: process.cwd(), tools: ['list_files', 'read_file', 'search_text'] });
+ */
+export function createCodeTools(options: CreateCodeToolsOptions): ToolRegistry {
+  const selected = options.tools ?? codeToolNames;
+  const unknown = selected.filter((name) => !Object.hasOwn(factories, name));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError({
+      argument: 'tools',
+      value: unknown,
+      message: `unknown tool name(s) ${unknown.map((name) => `"${name}"`).join(', ')}; valid names are ${codeToolNames.join(', ')}.`,
+    });
+  }
+  const sandbox = new Sandbox({
+    root: options.root,
+    ...(options.include === undefined ? {} : { include: options.include }),
+    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    ...(options.deny === undefined ? {} : { deny: options.deny }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+  const context: CodeToolContext = {
+    sandbox,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.index === undefined ? {} : { index: options.index }),
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const registry: Record<string, Tool<any, any, any>> = {};
+  for (const name of selected) {
+    const factory = factories[name];
+    if (factory !== undefined) registry[name] = factory(context);
+  }
+  return registry;
+}
