@@ -29,7 +29,11 @@ function clientWith(maxRetries: number): OpenAI {
   return new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries, timeout: 5000 });
 }
 
-function errorBody(message: string, type: string, code: string | null): unknown {
+function errorBody(
+  message: string,
+  type: string,
+  code: string | null,
+): { error: { message: string; type: string; param: null; code: string | null } } {
   return { error: { message, type, param: null, code } };
 }
 
