@@ -172,7 +172,7 @@ export class Sandbox {
     };
     if (stats.isFile) {
       const files = this.isVisible(start) && matchesPattern(start) ? [start] : [];
-      return Object.assign(files, { truncated: false });
+      return withTruncated(files, false);
     }
     const result = await walkFiles({
       root: this.root,
@@ -183,7 +183,7 @@ export class Sandbox {
       accept: (relative) => (this.#isIncluded?.(relative) ?? true) && matchesPattern(relative),
       signal: options.signal,
     });
-    return Object.assign(result.files, { truncated: result.truncated });
+    return withTruncated(result.files, result.truncated);
   }
 
   /**
@@ -302,6 +302,11 @@ export class Sandbox {
       relative === '' || (!relative.startsWith(`..${sep}`) && relative !== '..' && !isAbsolute(relative))
     );
   }
+}
+
+/** Adds a non-enumerable `truncated` flag, so the listing still compares equal to a plain array. */
+function withTruncated(files: string[], truncated: boolean): FileListing {
+  return Object.defineProperty(files, 'truncated', { value: truncated, enumerable: false }) as FileListing;
 }
 
 /** The real path of `absolute`, or of its deepest existing ancestor joined with the rest. */
