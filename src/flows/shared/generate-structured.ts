@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { ChatMessage } from '../../model/messages.js';
-import type { ModelAdapter, ModelResponse } from '../../model/model-adapter.js';
+import type { ModelAdapter, ModelResponse, ModelToolDefinition } from '../../model/model-adapter.js';
 import { compileSchema } from '../../tools/schema.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { parseJsonOutput } from './parse-json-output.js';
@@ -60,6 +60,14 @@ export function validateWith<Value>(
   };
 }
 
+/** Options of {@link readStructured}: a response already in hand, checked and repaired if needed. */
+export interface ReadStructuredOptions<Value> extends GenerateStructuredOptions<Value> {
+  /** The model's answer to `messages`. */
+  readonly response: ModelResponse;
+  /** Tools to send (with `toolChoice: 'none'`) on the repair call, when `messages` hold tool calls. */
+  readonly tools?: readonly ModelToolDefinition[];
+}
+
 /**
  * Asks the model for JSON matching `schema` without tools, validates it with zod and, when it
  * fails and `repair` is on, makes one repair call that shows the model its errors.
@@ -69,14 +77,30 @@ export function validateWith<Value>(
 export async function generateStructured<Value>(
   options: GenerateStructuredOptions<Value>,
 ): Promise<StructuredResult<Value>> {
+  const response = await options.adapter.call(
+    options.messages,
+    [],
+    options.signal === undefined ? {} : { signal: options.signal },
+  );
+  return readStructured({ ...options, response });
+}
+
+/**
+ * Validates a response that answers `messages`; when it fails and `repair` is on, makes one
+ * repair call showing the model the validation errors.
+ *
+ * @throws {StructuredOutputError} when the output is still invalid.
+ */
+export async function readStructured<Value>(
+  options: ReadStructuredOptions<Value>,
+): Promise<StructuredResult<Value>> {
   const parse = options.parse ?? { allowProse: options.structuredOutput === 'none' };
-  const callOptions = options.signal === undefined ? {} : { signal: options.signal };
   const check = (response: ModelResponse) => {
     const parsed = parseJsonOutput(response.content, parse);
     if (!parsed.ok) return { ok: false as const, issues: [parsed.error] };
     return validateWith(options.schema, parsed.value);
   };
-  const first = await options.adapter.call(options.messages, [], callOptions);
+  const first = options.response;
   const firstCheck = check(first);
   if (firstCheck.ok) return { value: firstCheck.value, responses: [first], repaired: false };
   if (options.repair === false) {
@@ -97,7 +121,11 @@ export async function generateStructured<Value>(
         'Answer again with only the corrected JSON object: no Markdown fence, no text before or after it.',
     },
   ];
-  const second = await options.adapter.call(repairMessages, [], callOptions);
+  const tools = options.tools ?? [];
+  const second = await options.adapter.call(repairMessages, tools, {
+    ...(tools.length === 0 ? {} : { toolChoice: 'none' as const }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   const secondCheck = check(second);
   if (secondCheck.ok) return { value: secondCheck.value, responses: [first, second], repaired: true };
   throw new StructuredOutputError({
