@@ -161,7 +161,7 @@ describe('explorer subagent', () => {
     await expect(runExplorer({ adapter: child, root, question: report.question })).resolves.toEqual(report);
     const toolMessage = child.calls[1]!.messages.at(-1)!;
     expect(toolMessage.role).toBe('tool');
-    expect(JSON.parse(toolMessage.content)).toEqual({
+    expect(JSON.parse(String(toolMessage.content))).toEqual({
       error:
         'Unknown tool "list_files". Available tools: read_file, grep_repo. Call one of these by its exact name.',
     });
