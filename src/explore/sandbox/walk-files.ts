@@ -51,10 +51,11 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
         if (options.isHidden(relativePath, entry.name, isDirectory)) continue;
         if (options.rules.isIgnored(relativePath, isDirectory)) continue;
         visited += 1;
+        if (visited > maxVisited) return { files: files.sort(), truncated: true };
         if (isDirectory) next.push(relativePath);
-        else if (options.accept(relativePath)) files.push(relativePath);
-        if (files.length >= options.maxFiles || visited >= maxVisited) {
-          return { files: files.sort(), truncated: true };
+        else if (options.accept(relativePath)) {
+          if (files.length === options.maxFiles) return { files: files.sort(), truncated: true };
+          files.push(relativePath);
         }
       }
     }
