@@ -1,0 +1,21 @@
+/**
+ * The part of the exploration `Sandbox` the code index uses. The real `Sandbox` satisfies it;
+ * tests and embedders may pass anything with the same shape.
+ */
+export interface CodeIndexSandbox {
+  /** Real path of the repository root. */
+  readonly root: string;
+  /** The sandbox's caps; the index skips files over `maxFileBytes`. */
+  readonly limits?: { readonly maxFileBytes: number };
+  /** Repo-relative path to absolute path; throws when the path escapes the root or is denied. */
+  resolve(path: string): string;
+  /** Visible repo files, repo-relative, sorted, `/`-separated. */
+  listFiles(options?: { readonly path?: string; readonly signal?: AbortSignal }): Promise<string[]>;
+  /** Reads a text file; throws for binary or too-large files. */
+  readText(
+    path: string,
+    options?: { readonly maxBytes?: number },
+  ): Promise<{ text: string; size: number; mtimeMs: number; path: string }>;
+  /** Size, mtime and type of a repo path. */
+  stat(path: string): Promise<{ size: number; mtimeMs: number; isFile: boolean; isDirectory: boolean }>;
+}

@@ -1,0 +1,212 @@
+import ts from 'typescript';
+import { Sandbox } from '../sandbox/sandbox.js';
+import type { SandboxLimits } from '../sandbox/sandbox-defaults.js';
+import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
+import type { CodeSymbol, ImportRecord, ParsedFile } from './code-symbol.js';
+import type { CodeIndexSandbox } from './code-index-sandbox.js';
+import { CodeIndexError } from './code-index-error.js';
+import type { DefinitionLocation, IndexContext } from './index-context.js';
+import { IndexLanguageServiceHost } from './language-service-host.js';
+import { ProjectFiles } from './project-files.js';
+import { findDefinitions } from './definitions.js';
+import { findReferences } from './references.js';
+import type { FindReferencesOptions, ReferencesResult } from './references.js';
+import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
+import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
+import { buildRepoMap } from './repo-map.js';
+import type { RepoMap, RepoMapOptions } from './repo-map.js';
+import { buildStructure } from './structure.js';
+import type { FileStructure } from './structure.js';
+
+const maxCachedAnswers = 256;
+
+/** Options of {@link CodeIndex}. */
+export interface CodeIndexOptions {
+  /** The repository root. Required unless `sandbox` is given (its root is used). */
+  readonly root?: string;
+  /** The sandbox to read through. @default a new `Sandbox({ root, include, exclude, limits })` */
+  readonly sandbox?: CodeIndexSandbox;
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
+  /** Sandbox limits; files over `maxFileBytes` are not indexed. */
+  readonly limits?: Partial<SandboxLimits>;
+}
+
+/** A file's symbols as the index sees them. */
+export interface FileSymbols {
+  readonly path: string;
+  readonly language: string;
+  readonly engine: ParsedFile['engine'];
+  readonly symbols: readonly CodeSymbol[];
+}
+
+/** Options shared by the queries. */
+export interface QueryOptions {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A lazily built code index of a repository: per-file symbols, structure and imports
+ * (cached by mtime and size), and a long-lived TypeScript language service over the
+ * repo's JS/TS files for exact definitions and references. Other languages get regex symbols.
+ *
+ * @example
+ * const index = new CodeIndex({ root: '.' });
+ * const [definition] = await index.definitions('dispatchRequest');
+ */
+export class CodeIndex {
+  /** Real path of the repository root. */
+  readonly root: string;
+  readonly #sandbox: CodeIndexSandbox;
+  readonly #files: ProjectFiles;
+  readonly #host: IndexLanguageServiceHost;
+  #service: ts.LanguageService | undefined;
+  /** Reference answers of the current file generation: same file versions, same answer. */
+  readonly #answers = new Map<string, ReferencesResult>();
+  #answersGeneration = -1;
+
+  constructor(options: CodeIndexOptions) {
+    if (options.sandbox === undefined && (typeof options.root !== 'string' || options.root === '')) {
+      throw new InvalidArgumentError({
+        argument: 'root',
+        value: options.root,
+        message: 'pass the repository directory as `root`, or a `sandbox`.',
+      });
+    }
+    this.#sandbox =
+      options.sandbox ??
+      new Sandbox({
+        root: options.root ?? '.',
+        ...(options.include === undefined ? {} : { include: options.include }),
+        ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
+      });
+    this.root = this.#sandbox.root;
+    const maxFileBytes =
+      options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
+    this.#files = new ProjectFiles(this.#sandbox, maxFileBytes);
+    this.#host = new IndexLanguageServiceHost({
+      root: this.root,
+      scriptFiles: () => this.#files.scriptFiles(),
+      versionOf: (path) => this.#files.versionOf(path),
+    });
+  }
+
+  /** Forgets the file listing, so files added or deleted since are seen. Changed files are always re-read. */
+  refresh(): void {
+    this.#files.refresh();
+  }
+
+  /** Functions, classes, methods, variables and types declared in a file. @throws {CodeIndexError} for unsupported files */
+  async symbols(path: string): Promise<FileSymbols> {
+    const file = await this.#parse(path);
+    return { path: file.path, language: file.language, engine: file.engine, symbols: file.symbols };
+  }
+
+  /** A file's outline (class → members, with signatures and line ranges) plus its imports and exports. */
+  async structure(path: string, options: QueryOptions = {}): Promise<FileStructure> {
+    const file = await this.#parse(path);
+    return buildStructure(file, await this.#resolvedImports(file, options.signal));
+  }
+
+  /** A file's imports, `require`s and re-exports, relative ones resolved to repo files. */
+  async imports(
+    path: string,
+    options: QueryOptions = {},
+  ): Promise<{ readonly path: string; readonly imports: readonly ImportRecord[] }> {
+    const file = await this.#parse(path);
+    return { path: file.path, imports: await this.#resolvedImports(file, options.signal) };
+  }
+
+  /** Where `name` (or `Class.member`) is declared, exported declarations first; `path` narrows to a file or directory. */
+  async definitions(
+    name: string,
+    options: { readonly path?: string } & QueryOptions = {},
+  ): Promise<DefinitionLocation[]> {
+    return findDefinitions(await this.#context(options.signal), name, normalize(options.path));
+  }
+
+  /** Every reference to the declarations of `name`, grouped by file and capped. */
+  async references(
+    name: string,
+    options: FindReferencesOptions & QueryOptions = {},
+  ): Promise<ReferencesResult> {
+    const context = await this.#context(options.signal);
+    const path = normalize(options.path);
+    const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
+    const cached = this.#answers.get(key);
+    if (cached !== undefined) return cached;
+    const readText = async (file: string): Promise<string> => (await this.#sandbox.readText(file)).text;
+    const result = await findReferences(
+      context,
+      name,
+      { ...options, ...(path === undefined ? {} : { path }) },
+      readText,
+    );
+    if (this.#answers.size >= maxCachedAnswers) this.#answers.clear();
+    this.#answers.set(key, result);
+    return result;
+  }
+
+  /** Without `path`: the repo's import graph summary. With `path`: that file's imports and importers. */
+  importGraph(options?: QueryOptions & { readonly path?: undefined }): Promise<ImportGraphSummary>;
+  importGraph(options: QueryOptions & { readonly path: string }): Promise<FileImportGraph>;
+  async importGraph(
+    options: QueryOptions & { readonly path?: string | undefined } = {},
+  ): Promise<ImportGraphSummary | FileImportGraph> {
+    const { files } = await this.#context(options.signal);
+    const edges = importEdges(files);
+    const path = normalize(options.path);
+    if (path === undefined) return summarizeImportGraph(files, edges);
+    const graph = fileImportGraph(files, path, edges);
+    if (graph === undefined) await this.#parse(path); // throws the sandbox's or an unsupported-file error
+    return graph ?? { path, imports: [], importedBy: [] };
+  }
+
+  /** A ranked overview of the repo (PageRank over definitions and references) within a token budget. */
+  async repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
+    const { files } = await this.#context(options.signal);
+    const focusFiles = options.focusFiles?.map((file) => normalize(file) ?? file);
+    return buildRepoMap(files, { ...options, ...(focusFiles === undefined ? {} : { focusFiles }) });
+  }
+
+  async #parse(path: string): Promise<ParsedFile> {
+    const normalized = normalize(path) ?? path;
+    const file = await this.#files.parse(normalized);
+    if (file === undefined) {
+      throw new CodeIndexError({
+        subject: path,
+        message: `"${path}" is not a source file the code index understands (JS/TS, or Python, Go, Rust, Java, Kotlin, C#, Ruby, C/C++ by pattern). Use read_file to read it.`,
+      });
+    }
+    return file;
+  }
+
+  async #resolvedImports(file: ParsedFile, signal: AbortSignal | undefined): Promise<ImportRecord[]> {
+    const known = new Set(await this.#files.list(signal));
+    return resolveImports(file, (path) => known.has(path));
+  }
+
+  async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
+    const files = await this.#files.parseAll(signal);
+    if (this.#answersGeneration !== this.#files.generation) {
+      this.#answers.clear();
+      this.#answersGeneration = this.#files.generation;
+    }
+    return {
+      files,
+      byPath: new Map(files.map((file) => [file.path, file])),
+      host: this.#host,
+      service: () => (this.#service ??= ts.createLanguageService(this.#host, ts.createDocumentRegistry())),
+    };
+  }
+}
+
+function normalize(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const trimmed = path
+    .replace(/\\/g, '/')
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '');
+  return trimmed === '' || trimmed === '.' ? undefined : trimmed;
+}

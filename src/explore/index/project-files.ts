@@ -1,0 +1,127 @@
+import { stat } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { ParsedFile } from './code-symbol.js';
+import type { CodeIndexSandbox } from './code-index-sandbox.js';
+import { isScriptFile, languageOf } from './languages.js';
+import { parseFile } from './parse-file.js';
+
+const statConcurrency = 64;
+
+interface CachedParse {
+  readonly version: string;
+  readonly file: ParsedFile | undefined;
+}
+
+/**
+ * The index's view of the repo: the listing of source files (cached until `refresh`), each
+ * file's `mtimeMs:size` version (re-checked once per query), and parse results cached by version.
+ */
+export class ProjectFiles {
+  readonly #sandbox: CodeIndexSandbox;
+  readonly #maxFileBytes: number;
+  #listing: Promise<readonly string[]> | undefined;
+  #versions = new Map<string, string>();
+  #scriptFiles: readonly string[] = [];
+  readonly #parses = new Map<string, CachedParse>();
+  #generation = 0;
+
+  constructor(sandbox: CodeIndexSandbox, maxFileBytes: number) {
+    this.#sandbox = sandbox;
+    this.#maxFileBytes = maxFileBytes;
+  }
+
+  /** Bumped whenever a `revalidate` sees a file added, removed or changed: answers cached under one generation stay exact. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Forgets the listing so the next query lists the repo again (new and deleted files). */
+  refresh(): void {
+    this.#listing = undefined;
+  }
+
+  /** Every visible file, repo-relative and sorted, listed once until `refresh`. */
+  list(signal?: AbortSignal): Promise<readonly string[]> {
+    this.#listing ??= this.#sandbox.listFiles(signal === undefined ? {} : { signal });
+    this.#listing.catch(() => (this.#listing = undefined));
+    return this.#listing;
+  }
+
+  /** JS/TS files within the size limit, as of the last `revalidate`. */
+  scriptFiles(): readonly string[] {
+    return this.#scriptFiles;
+  }
+
+  /** `mtimeMs:size` of a file as of the last `revalidate`, or `undefined` when unknown or too large. */
+  versionOf(path: string): string | undefined {
+    return this.#versions.get(path);
+  }
+
+  /** Stats every listed file and drops parse results of files that changed. */
+  async revalidate(signal?: AbortSignal): Promise<void> {
+    const files = (await this.list(signal)).filter((file) => languageOf(file) !== undefined);
+    const versions = new Map<string, string>();
+    for (let start = 0; start < files.length; start += statConcurrency) {
+      signal?.throwIfAborted();
+      const batch = files.slice(start, start + statConcurrency);
+      const stats = await Promise.all(
+        batch.map((file) => stat(posix.join(this.#sandbox.root, file)).catch(() => undefined)),
+      );
+      stats.forEach((stats, offset) => {
+        const file = batch[offset];
+        if (file !== undefined && stats?.isFile() && stats.size <= this.#maxFileBytes) {
+          versions.set(file, `${stats.mtimeMs}:${stats.size}`);
+        }
+      });
+    }
+    const unchanged = files.every((file) => versions.get(file) === this.#versions.get(file));
+    if (!unchanged || versions.size !== this.#versions.size) {
+      this.#generation += 1;
+      this.#versions = versions;
+      this.#scriptFiles = files.filter((file) => versions.has(file) && isScriptFile(file));
+    }
+    for (const path of this.#parses.keys()) {
+      if (this.#parses.get(path)?.version !== versions.get(path)) this.#parses.delete(path);
+    }
+  }
+
+  /** Parses one file through the sandbox (so a bad path gets the sandbox's error), cached by version. */
+  async parse(path: string): Promise<ParsedFile | undefined> {
+    const info = await this.#sandbox.stat(path);
+    const version = `${info.mtimeMs}:${info.size}`;
+    const cached = this.#parses.get(path);
+    if (cached?.version === version) return cached.file;
+    const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
+    const file = parseFile(path, text);
+    this.#parses.set(path, { version, file });
+    return file;
+  }
+
+  /** Every listed file parsed, revalidated first; unreadable files are skipped. */
+  async parseAll(signal?: AbortSignal): Promise<ParsedFile[]> {
+    await this.revalidate(signal);
+    const files = [...this.#versions.keys()];
+    const parsed: ParsedFile[] = [];
+    for (let start = 0; start < files.length; start += statConcurrency) {
+      signal?.throwIfAborted();
+      const batch = files.slice(start, start + statConcurrency);
+      const results = await Promise.all(batch.map((file) => this.#parseKnown(file)));
+      for (const result of results) if (result !== undefined) parsed.push(result);
+    }
+    return parsed;
+  }
+
+  async #parseKnown(path: string): Promise<ParsedFile | undefined> {
+    const version = this.#versions.get(path);
+    const cached = this.#parses.get(path);
+    if (cached !== undefined && cached.version === version) return cached.file;
+    try {
+      const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
+      const file = parseFile(path, text);
+      if (version !== undefined) this.#parses.set(path, { version, file });
+      return file;
+    } catch {
+      return undefined;
+    }
+  }
+}
