@@ -71,7 +71,7 @@ export function createReadFileTool(options: CodeToolFactoryOptions) {
         throw error;
       }
       const { totalLines, path } = window;
-      const header = `File: ${path} (${totalLines} lines)`;
+      const header = `File: ${path} (${totalLines} ${totalLines === 1 ? 'line' : 'lines'})`;
       if (totalLines === 0) return `${header}\n(empty file)`;
       if (startLine > totalLines) {
         throw new Error(
