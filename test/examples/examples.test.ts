@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+function runExample(
+  name: string,
+  args: readonly string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [tsx, join(root, 'examples', `${name}.ts`), ...args],
+      { cwd: root, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+          stdout,
+          stderr,
+        });
+      },
+    );
+  });
+}
+
+describe('examples run as written', () => {
+  it('quickstart', async () => {
+    const result = await runExample('quickstart');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('2 + 3 = 5 (final after 2 turns)');
+  });
+
+  it('custom-tool', async () => {
+    const result = await runExample('custom-tool');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('known items: apple, pear');
+    expect(result.stdout).toContain('not valid JSON');
+    expect(result.stdout).toContain('answer: We have 12 apples. (final, 3 turns)');
+  });
+
+  it('stream-traces writes a JSONL trace and a live summary', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'stream-traces-'));
+    try {
+      const path = join(directory, 'trace.jsonl');
+      const result = await runExample('stream-traces', [path]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('[done: final after 2 turns]');
+      const events = (await readFile(path, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string });
+      expect(events[0]?.type).toBe('run_start');
+      expect(events.at(-1)?.type).toBe('run_end');
+      expect(events.some((event) => event.type === 'content_delta')).toBe(true);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  for (const name of ['openai', 'deepseek', 'explore-axios']) {
+    it(`${name} fails clearly without a key`, async () => {
+      if (!existsSync(join(root, 'examples', `${name}.ts`)))
+        throw new Error(`examples/${name}.ts is missing`);
+      const result = await runExample(name);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/(OPENAI|DEEPSEEK)_API_KEY/);
+    });
+  }
+});
