@@ -1,0 +1,31 @@
+import type { CodeToolLimits } from '../code-tool-limits.js';
+import { defaultCodeToolLimits } from '../code-tool-limits.js';
+import type { CodeIndex } from './code-index.js';
+
+/** What each code intelligence tool factory takes: the shared index and optional output caps. */
+export interface CodeIntelligenceToolOptions {
+  readonly index: CodeIndex;
+  readonly limits?: Partial<Pick<CodeToolLimits, 'maxOutputChars'>>;
+}
+
+/** The most characters a code intelligence tool returns. @default `defaultCodeToolLimits.maxOutputChars` */
+export function maxOutputCharsOf(options: CodeIntelligenceToolOptions): number {
+  return options.limits?.maxOutputChars ?? defaultCodeToolLimits.maxOutputChars;
+}
+
+const indexes = new WeakMap<object, CodeIndex>();
+
+/**
+ * One `CodeIndex` per sandbox, so every tool of a registry shares the same parse cache and
+ * language service. `given` (the caller's prebuilt index) wins when it is a `CodeIndex`.
+ */
+export function codeIndexFor(sandbox: object, create: () => CodeIndex, given?: unknown): CodeIndex {
+  if (given !== undefined && given !== null && typeof (given as CodeIndex).references === 'function')
+    return given as CodeIndex;
+  let index = indexes.get(sandbox);
+  if (index === undefined) {
+    index = create();
+    indexes.set(sandbox, index);
+  }
+  return index;
+}

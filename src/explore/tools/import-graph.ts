@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineTool } from '../../tools/define-tool.js';
+import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
+import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
+import type { FileImportGraph, ImportGraphSummary } from '../index/import-graph.js';
+import { truncateOutput } from './truncate-output.js';
+
+const parameters = z.object({
+  path: z
+    .string()
+    .optional()
+    .describe('A file: show what it imports and what imports it. Omit for a whole-repo summary.'),
+});
+
+function formatFile(graph: FileImportGraph): string {
+  const repoImports = graph.imports.filter((record) => record.resolved !== undefined);
+  const packages = [
+    ...new Set(
+      graph.imports.filter((record) => !record.specifier.startsWith('.')).map((record) => record.specifier),
+    ),
+  ];
+  const lines = [`${graph.path}`, `Imports ${repoImports.length} repo files:`];
+  for (const record of repoImports) lines.push(`  ${record.resolved} (L${record.line})`);
+  if (packages.length > 0) lines.push(`Packages: ${packages.join(', ')}`);
+  lines.push(`Imported by ${graph.importedBy.length} files:`);
+  for (const importer of graph.importedBy) lines.push(`  ${importer.path}:${importer.line}`);
+  return lines.join('\n');
+}
+
+function formatSummary(summary: ImportGraphSummary): string {
+  const lines = [
+    `${summary.files} source files, ${summary.edges} resolved relative imports.`,
+    'Most imported:',
+  ];
+  for (const entry of summary.mostImported) lines.push(`  ${entry.path} <- ${entry.importedBy} files`);
+  lines.push('Entry points (imported by no file):');
+  for (const entry of summary.entryPoints) lines.push(`  ${entry.path} (imports ${entry.imports})`);
+  if (summary.unresolved.length > 0) {
+    lines.push('Unresolved relative imports:');
+    for (const entry of summary.unresolved) lines.push(`  ${entry.path}:${entry.line} "${entry.specifier}"`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Creates the `import_graph` tool: for a file, its imports and importers; without a path,
+ * the repo's most-imported files and entry points.
+ */
+export function createImportGraphTool(options: CodeIntelligenceToolOptions) {
+  const maxOutputChars = maxOutputCharsOf(options);
+  return defineTool({
+    name: 'import_graph',
+    description:
+      'Module dependency graph from relative imports/requires. With path: what the file imports and which files ' +
+      'import it (who depends on it). Without path: the most-imported files and the entry points of the repo.',
+    parameters,
+    execute: async ({ path }, context) => {
+      const text =
+        path === undefined
+          ? formatSummary(await options.index.importGraph({ signal: context?.signal }))
+          : formatFile(await options.index.importGraph({ path, signal: context?.signal }));
+      return truncateOutput(text, maxOutputChars, 'Pass path for one file.');
+    },
+  });
+}
