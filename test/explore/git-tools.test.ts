@@ -64,8 +64,8 @@ describe('git_log', () => {
   it('lists commits newest first with hash, date, author and subject', async () => {
     const lines = (await run(createGitLogTool, {})).split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^[0-9a-f]{7,}  2024-03-01  Ada Lovelace  Add b\.txt$/);
-    expect(lines[1]).toMatch(/^[0-9a-f]{7,}  2024-03-01  Ada Lovelace  Add a\.txt$/);
+    expect(lines[0]).toMatch(/^[0-9a-f]{7,} {2}2024-03-01 {2}Ada Lovelace {2}Add b\.txt$/);
+    expect(lines[1]).toMatch(/^[0-9a-f]{7,} {2}2024-03-01 {2}Ada Lovelace {2}Add a\.txt$/);
   });
 
   it('limits to n commits and to one path, and says how to see more', async () => {
