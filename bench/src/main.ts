@@ -1,0 +1,76 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=loop,stream,code] [-- --rounds=N]` from the repository root.
+ * Writes the report to stdout and to bench/results/.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describeEnvironment } from './environment.js';
+import { runLoopSuite } from './loop/loop-suite.js';
+import { buildChildren } from './run-child.js';
+
+type Suite = 'loop' | 'stream' | 'code';
+
+interface CliOptions {
+  readonly quick: boolean;
+  readonly rounds: number;
+  readonly suites: readonly Suite[];
+}
+
+function parseArguments(argv: readonly string[]): CliOptions {
+  const quick = argv.includes('--quick');
+  const value = (name: string): string | undefined =>
+    argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const suites = (value('only')?.split(',') ?? ['loop', 'stream', 'code']) as Suite[];
+  for (const suite of suites) {
+    if (!['loop', 'stream', 'code'].includes(suite))
+      throw new Error(`--only takes loop, stream and code; got "${suite}".`);
+  }
+  const rounds = Number(value('rounds') ?? (quick ? 1 : 5));
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`--rounds must be a positive integer; got "${value('rounds')}".`);
+  return { quick, rounds, suites };
+}
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+async function main(): Promise<void> {
+  const options = parseArguments(process.argv.slice(2));
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  if (!existsSync(`${root}dist/index.js`)) {
+    throw new Error('tool-orchestrator is not built: run `npm run build` at the repository root first.');
+  }
+  const started = performance.now();
+  await buildChildren(['loop-child']);
+  const sections: string[] = [
+    `## Run of ${new Date().toISOString()}`,
+    '',
+    `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\` (${options.rounds} rounds${options.quick ? ', quick' : ''})`,
+    '',
+    ...describeEnvironment(),
+    '',
+  ];
+  if (options.suites.includes('loop')) {
+    log('Loop overhead (a fresh process per library, scenario and round):');
+    const report = await runLoopSuite({
+      rounds: options.rounds,
+      child: options.quick
+        ? { warmupMs: 0, minWarmupRuns: 0, timedMs: 100, minTimedRuns: 1, allocationRuns: 1 }
+        : { warmupMs: 500, minWarmupRuns: 3, timedMs: 1500, minTimedRuns: 5, allocationRuns: 3 },
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  sections.push(`Total time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const markdown = sections.join('\n');
+  process.stdout.write(`${markdown}\n`);
+  const results = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(results, { recursive: true });
+  writeFileSync(`${results}${new Date().toISOString().replaceAll(':', '-')}.md`, `${markdown}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

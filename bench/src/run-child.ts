@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** The child entry points, compiled once per benchmark run so children start without a TypeScript loader. */
+export const childEntries = ['loop-child', 'stream-child', 'code-child'] as const;
+export type ChildEntry = (typeof childEntries)[number];
+
+const sources: Record<ChildEntry, string> = {
+  'loop-child': './loop/loop-child.ts',
+  'stream-child': './stream/stream-child.ts',
+  'code-child': './code/code-child.ts',
+};
+
+const buildDirectory = fileURLToPath(new URL('../results/.build/', import.meta.url));
+
+/** Bundles the child entries (packages stay external) into bench/results/.build/. */
+export async function buildChildren(entries: readonly ChildEntry[]): Promise<void> {
+  await build({
+    entryPoints: Object.fromEntries(
+      entries.map((entry) => [entry, fileURLToPath(new URL(sources[entry], import.meta.url))]),
+    ),
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outdir: buildDirectory,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'error',
+  });
+}
+
+/** Runs a compiled child entry in a fresh Node process (with `--expose-gc`) and parses its last stdout line as JSON. */
+export async function runChild<Result>(
+  entry: ChildEntry,
+  argument: unknown,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce<Result>(entry, argument, options.timeoutMs ?? 300_000);
+    } catch (error) {
+      // Another engineer's `npm run build` empties dist/ for a few seconds; wait for it rather than fail.
+      const missingBuild = /Cannot find (module|package) '[^']*tool-orchestrator/.test(
+        (error as Error).message,
+      );
+      if (!missingBuild || attempt >= 4) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  }
+}
+
+function runOnce<Result>(entry: ChildEntry, argument: unknown, timeoutMs: number): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--no-warnings', `${buildDirectory}${entry}.mjs`, JSON.stringify(argument)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: timeoutMs,
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      if (code === 0 && line.startsWith('{')) {
+        resolve(JSON.parse(line) as Result);
+        return;
+      }
+      reject(
+        new Error(
+          `${entry} ${JSON.stringify(argument)} exited with ${signal ?? code}: ${stderr.trim().slice(-1500)}`,
+        ),
+      );
+    });
+  });
+}
