@@ -12,6 +12,7 @@ import { ModelProviderError } from '../../src/errors/model-provider-error.js';
 import { RateLimitError } from '../../src/errors/rate-limit-error.js';
 import { ServerError } from '../../src/errors/server-error.js';
 import { ToolOrchestratorError } from '../../src/errors/tool-orchestrator-error.js';
+import { UnexpectedResponseError } from '../../src/errors/unexpected-response-error.js';
 import type { ModelStreamEvent } from '../../src/model/model-adapter.js';
 import { chunk, completion, startFakeOpenAIServer } from './fake-openai-server.js';
 import type { FakeOpenAIServer, FakeResponse } from './fake-openai-server.js';
@@ -151,6 +152,20 @@ describe('HTTP status to typed error', () => {
       'Check OPENAI_API_KEY or the apiKey option',
     );
     expect(await failure(adapter.call(user, []))).toMatchObject({ retryAfterSeconds: 12 });
+  });
+
+  it('maps a 200 error body or a non-JSON body to UnexpectedResponseError, without retrying', async () => {
+    server.enqueue(
+      { type: 'json', body: { error: { message: 'model "nope" not found', type: 'not_found' } } },
+      { type: 'json', body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } },
+      ok,
+    );
+    const adapter = new OpenAIAdapter({ model: 'nope', client: clientWith(2), retryBaseDelayMs: 0 });
+    const first = await failure(adapter.call(user, []));
+    expect(first).toBeInstanceOf(UnexpectedResponseError);
+    expect(first.message).toBe('openai answered 200 with an error: model "nope" not found');
+    expect(await failure(adapter.call(user, []))).toMatchObject({ code: 'model_error', retryable: false });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('maps an unreachable server to ConnectionError', async () => {

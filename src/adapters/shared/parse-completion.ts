@@ -42,6 +42,16 @@ export function parseCompletion(text: string, origin: ResponseOrigin): ModelResp
       message: `${origin.provider} answered 200 with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}. Check baseURL points at a Chat Completions API.`,
     });
   }
+  // Some compatible servers answer 200 with an error body; retrying would not help.
+  if (isRecord(completion) && isRecord(completion['error'])) {
+    const said = completion['error']['message'];
+    throw new UnexpectedResponseError({
+      ...details,
+      status: 200,
+      rawOutput: completion,
+      message: `${origin.provider} answered 200 with an error: ${typeof said === 'string' ? said : JSON.stringify(completion['error'])}`,
+    });
+  }
   const choice =
     isRecord(completion) && Array.isArray(completion['choices']) ? completion['choices'][0] : undefined;
   if (!isRecord(completion) || !isRecord(choice) || !isRecord(choice['message'])) {
