@@ -7,6 +7,15 @@ import { createReadFileTool } from './tools/read-file.js';
 import { createSearchTextTool } from './tools/search-text.js';
 import { createGitLogTool } from './tools/git-log.js';
 import { createGitDiffTool } from './tools/git-diff.js';
+import { withCodeIndex } from './index/code-intelligence-tool-options.js';
+import type { CodeIndex } from './index/code-index.js';
+import { createGetSymbolsTool } from './tools/get-symbols.js';
+import { createGetStructureTool } from './tools/get-structure.js';
+import { createGetImportsTool } from './tools/get-imports.js';
+import { createGetDefinitionTool } from './tools/get-definition.js';
+import { createGetReferencesTool } from './tools/get-references.js';
+import { createImportGraphTool } from './tools/import-graph.js';
+import { createRepoMapTool } from './tools/repo-map.js';
 
 /** Options of {@link createCodeTools}. */
 export interface CreateCodeToolsOptions {
@@ -23,12 +32,12 @@ export interface CreateCodeToolsOptions {
   /** Size, count, output and time caps. @default see `defaultSandboxLimits` and `defaultCodeToolLimits` */
   readonly limits?: Partial<CodeToolLimits>;
   /** A prebuilt code index for the code intelligence tools, shared between registries. @default built lazily */
-  readonly index?: unknown;
+  readonly index?: CodeIndex;
 }
 
 /** What a tool factory of the pack receives. */
 export interface CodeToolContext extends CodeToolFactoryOptions {
-  readonly index?: unknown;
+  readonly index?: CodeIndex;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,9 +50,14 @@ const factories: Readonly<Record<string, CodeToolFactory>> = {
   search_text: createSearchTextTool,
   git_log: createGitLogTool,
   git_diff: createGitDiffTool,
-  // Code intelligence tools (get_symbols, get_structure, get_imports, get_definition,
-  // get_references, import_graph, repo_map) are added here by the CodeIndex work, from
-  // ./tools/<tool-name>.js, each a factory taking { sandbox, limits, index }.
+  // Code intelligence: one CodeIndex per sandbox, shared by these tools.
+  get_symbols: withCodeIndex(createGetSymbolsTool),
+  get_structure: withCodeIndex(createGetStructureTool),
+  get_imports: withCodeIndex(createGetImportsTool),
+  get_definition: withCodeIndex(createGetDefinitionTool),
+  get_references: withCodeIndex(createGetReferencesTool),
+  import_graph: withCodeIndex(createImportGraphTool),
+  repo_map: withCodeIndex(createRepoMapTool),
 };
 
 /** The names of every tool `createCodeTools` can build, in registry order. */

@@ -1,6 +1,7 @@
 import type { CodeToolLimits } from '../code-tool-limits.js';
 import { defaultCodeToolLimits } from '../code-tool-limits.js';
-import type { CodeIndex } from './code-index.js';
+import { CodeIndex } from './code-index.js';
+import type { CodeIndexSandbox } from './code-index-sandbox.js';
 
 /** What each code intelligence tool factory takes: the shared index and optional output caps. */
 export interface CodeIntelligenceToolOptions {
@@ -28,4 +29,26 @@ export function codeIndexFor(sandbox: object, create: () => CodeIndex, given?: u
     indexes.set(sandbox, index);
   }
   return index;
+}
+
+/** What `createCodeTools` hands each tool factory. */
+interface RegistryContext {
+  readonly sandbox: CodeIndexSandbox & object;
+  readonly limits?: Partial<CodeToolLimits>;
+  readonly index?: unknown;
+}
+
+/**
+ * Adapts a code intelligence tool factory (`{ index, limits }`) to the pack's factory shape
+ * (`{ sandbox, limits, index? }`): every tool of one sandbox shares one lazily built `CodeIndex`.
+ */
+export function withCodeIndex<Result>(factory: (options: CodeIntelligenceToolOptions) => Result) {
+  return (context: RegistryContext): Result => {
+    const index = codeIndexFor(
+      context.sandbox,
+      () => new CodeIndex({ sandbox: context.sandbox }),
+      context.index,
+    );
+    return factory({ index, ...(context.limits === undefined ? {} : { limits: context.limits }) });
+  };
 }
