@@ -21,10 +21,13 @@ export interface ChatCompletionsAdapterOptions {
   readonly model: string;
   /** An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored. */
   readonly client?: OpenAI;
-  /** The API key. @default the provider's environment variable (`OPENAI_API_KEY`, `DEEPSEEK_API_KEY`) */
-  readonly apiKey?: string;
+  /**
+   * The API key; `undefined` (e.g. an unset `process.env` entry) falls back to the variable.
+   * @default the provider's environment variable (`OPENAI_API_KEY`, `DEEPSEEK_API_KEY`)
+   */
+  readonly apiKey?: string | undefined;
   /** The server's base URL, ending in `/v1` for most OpenAI-compatible servers. @default the provider's */
-  readonly baseURL?: string;
+  readonly baseURL?: string | undefined;
   /**
    * Retries per call. The `openai` client retries connection errors, 408, 409, 429 and 5xx
    * (honouring `retry-after`); the adapter adds retries of a blank 200 and of DeepSeek's
