@@ -1,5 +1,5 @@
-import { Sandbox } from '../../explore/sandbox/sandbox.js';
-import { createListFilesTool } from '../../explore/tools/list-files.js';
+import { createCodeTools } from '../../explore/create-code-tools.js';
+import type { Sandbox } from '../../explore/sandbox/sandbox.js';
 import { createReadFileTool } from '../../explore/tools/read-file.js';
 import { createSearchTextTool } from '../../explore/tools/search-text.js';
 import type { ToolRegistry } from '../../tools/define-tool.js';
@@ -13,16 +13,15 @@ export interface DefaultCodeToolsOptions {
 }
 
 /**
- * The code tools the flows use when the caller passes none: the tool pack's `list_files`,
- * `read_file` and `search_text` over one sandbox. Flows pick the tools they need by name
- * from this registry (or from the caller's `tools`), and skip names it does not hold.
+ * The code tools the flows use when the caller passes none: every tool of the pack
+ * (`createCodeTools({ root })`), or, given a `sandbox`, `read_file` and `search_text` over it.
+ * Flows pick the tools they need by name, and skip names the registry does not hold.
  */
 export function createDefaultCodeTools(options: DefaultCodeToolsOptions): ToolRegistry {
-  const sandbox = options.sandbox ?? new Sandbox({ root: options.root });
+  if (options.sandbox === undefined) return createCodeTools({ root: options.root });
   return {
-    list_files: createListFilesTool({ sandbox }),
-    read_file: createReadFileTool({ sandbox }),
-    search_text: createSearchTextTool({ sandbox }),
+    read_file: createReadFileTool({ sandbox: options.sandbox }),
+    search_text: createSearchTextTool({ sandbox: options.sandbox }),
   };
 }
 
