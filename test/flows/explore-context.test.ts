@@ -125,7 +125,7 @@ describe('exploreContext over axios', () => {
     expect(result.context).toContain('--- target: lib/core/Axios.js');
     expect(result.context).toContain('--- dependency of lib/core/Axios.js: lib/utils.js');
     expect(result.context).toMatch(
-      /lib\/core\/Axios.js\n  imports: .*lib\/utils.js.*\n  imported by: .*lib\/axios.js:\d+/,
+      /lib\/core\/Axios.js\n {2}imports: .*lib\/utils.js.*\n {2}imported by: .*lib\/axios.js:\d+/,
     );
     // The model saw it in its first round.
     expect(adapter.calls[0]!.messages[1]!.content).toContain('--- target: lib/core/Axios.js');
