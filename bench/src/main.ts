@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
 import { buildChildren } from './run-child.js';
+import { runStreamSuite } from './stream/stream-suite.js';
 
 type Suite = 'loop' | 'stream' | 'code';
 
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     throw new Error('tool-orchestrator is not built: run `npm run build` at the repository root first.');
   }
   const started = performance.now();
-  await buildChildren(['loop-child']);
+  await buildChildren(['loop-child', 'stream-child', 'sse-server-worker']);
   const sections: string[] = [
     `## Run of ${new Date().toISOString()}`,
     '',
@@ -58,6 +59,25 @@ async function main(): Promise<void> {
       child: options.quick
         ? { warmupMs: 0, minWarmupRuns: 0, timedMs: 100, minTimedRuns: 1, allocationRuns: 1 }
         : { warmupMs: 500, minWarmupRuns: 3, timedMs: 1500, minTimedRuns: 5, allocationRuns: 3 },
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('stream')) {
+    log('Streaming and the wire (a local server in a worker thread, a fresh process per job and round):');
+    const report = await runStreamSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      child: {
+        contentTokens: 2000,
+        argumentFragments: 13,
+        chunkIntervalMs: 1,
+        warmupAnswers: options.quick ? 0 : 1,
+        answers: options.quick ? 1 : 2,
+        runToolTurns: 20,
+        warmupMs: options.quick ? 0 : 500,
+        timedMs: options.quick ? 300 : 2000,
+        minTimedRuns: options.quick ? 2 : 5,
+      },
       log,
     });
     sections.push(report.markdown, '');

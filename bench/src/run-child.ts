@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /** The child entry points, compiled once per benchmark run so children start without a TypeScript loader. */
-export const childEntries = ['loop-child', 'stream-child', 'code-child'] as const;
+export const childEntries = ['loop-child', 'stream-child', 'sse-server-worker', 'code-child'] as const;
 export type ChildEntry = (typeof childEntries)[number];
 
 const sources: Record<ChildEntry, string> = {
   'loop-child': './loop/loop-child.ts',
   'stream-child': './stream/stream-child.ts',
+  'sse-server-worker': './stream/sse-server-worker.ts',
   'code-child': './code/code-child.ts',
 };
 
