@@ -170,3 +170,23 @@ describe('exploreContext over axios', () => {
     expect(adapter.calls[2]!.tools).toEqual([]);
   });
 });
+
+describe('callExplorationLlm as a serialisable activity', () => {
+  it('takes plain JSON input, shows the round and the menu, and returns plain JSON', async () => {
+    const { callExplorationLlm } = await import('../../src/flows/context/call-exploration-llm.js');
+    const adapter = new ScriptedAdapter([requests({ provider: 'repo_map' })]);
+    const input = {
+      task: 'Explain axios',
+      context: '',
+      providers: [{ name: 'repo_map', description: 'A map.', parameters: { type: 'object' } }],
+      round: 2,
+      maxRounds: 4,
+    };
+    const output = await callExplorationLlm(JSON.parse(JSON.stringify(input)), { adapter });
+    expect(JSON.parse(JSON.stringify(output))).toEqual(output);
+    expect(output.response.requests).toEqual([{ provider: 'repo_map', params: {}, reason: 'needed' }]);
+    expect(adapter.calls[0]!.messages[0]!.content).toContain('This is round 2 of at most 4.');
+    expect(adapter.calls[0]!.messages[0]!.content).toContain('- repo_map: A map.');
+    expect(adapter.calls[0]!.messages[1]!.content).toContain('(none yet)');
+  });
+});
