@@ -37,6 +37,8 @@ export interface ImportRecord {
   readonly type: 'import' | 'export-from' | 'dynamic-import' | 'require';
   /** Local names bound, `default`, `*` for a namespace/star, or `[] ` for a side-effect import. */
   readonly names: readonly string[];
+  /** The local name a default or namespace import (or `const x = require()`) binds, e.g. `utils`. */
+  readonly local?: string;
   readonly line: number;
   /** True for `import type` / `export type`. */
   readonly typeOnly: boolean;

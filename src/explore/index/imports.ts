@@ -17,6 +17,12 @@ function importedNames(clause: ts.ImportClause | undefined): string[] {
   return names;
 }
 
+function localOf(clause: ts.ImportClause | undefined): { local?: string } {
+  if (clause?.name) return { local: clause.name.text };
+  const bindings = clause?.namedBindings;
+  return bindings && ts.isNamespaceImport(bindings) ? { local: bindings.name.text } : {};
+}
+
 function exportedNames(clause: ts.NamedExportBindings | undefined): string[] {
   if (clause === undefined) return ['*'];
   if (ts.isNamespaceExport(clause)) return ['*'];
@@ -46,6 +52,9 @@ function visitCalls(sourceFile: ts.SourceFile, records: ImportRecord[]): void {
           specifier: argument.text,
           type: isRequire ? 'require' : 'dynamic-import',
           names: isRequire ? requiredNames(node) : ['*'],
+          ...(isRequire && ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name)
+            ? { local: node.parent.name.text }
+            : {}),
           line: lineOf(sourceFile, node),
           typeOnly: false,
         });
@@ -65,6 +74,7 @@ export function collectImports(sourceFile: ts.SourceFile): ImportRecord[] {
         specifier: statement.moduleSpecifier.text,
         type: 'import',
         names: importedNames(statement.importClause),
+        ...localOf(statement.importClause),
         line: lineOf(sourceFile, statement),
         typeOnly: statement.importClause?.isTypeOnly ?? false,
       });

@@ -1,5 +1,6 @@
 import type { ParsedFile, SymbolKind } from './code-symbol.js';
 import { pageRank } from './page-rank.js';
+import { resolveImport } from './resolve-import.js';
 import type { WeightedEdge } from './page-rank.js';
 
 /** Options of {@link rankDefinitions}. */
@@ -83,6 +84,8 @@ export function rankDefinitions(
   const focusSymbols = new Set(options.focusSymbols ?? []);
   const focusFiles = new Set(options.focusFiles ?? []);
   const edges: (WeightedEdge & { readonly name: string })[] = [];
+  const known = new Set(files.map((file) => file.path));
+  const exists = (path: string): boolean => known.has(path);
   for (const file of files) {
     const fromFocus = focusFiles.has(file.path) ? 50 : 1;
     for (const [name, count] of file.references) {
@@ -92,6 +95,15 @@ export function rankDefinitions(
         identifierWeight(name, targets.size, focusSymbols, typeNames) * fromFocus * Math.sqrt(count);
       for (const target of targets)
         if (target !== file.path) edges.push({ from: file.path, to: target, weight, name });
+    }
+    // A default or namespace import's local name (`import utils from './utils.js'`) is defined
+    // nowhere, yet names exactly one file: an edge as specific as a long compound identifier.
+    for (const record of file.imports) {
+      const target =
+        record.local === undefined ? undefined : resolveImport(file.path, record.specifier, exists);
+      if (target === undefined || record.local === undefined) continue;
+      const count = Math.max(1, file.references.get(record.local) ?? 1);
+      edges.push({ from: file.path, to: target, weight: 10 * fromFocus * Math.sqrt(count), name: 'default' });
     }
   }
   const personalization = new Map<string, number>();

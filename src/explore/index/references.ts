@@ -1,3 +1,4 @@
+import ts from 'typescript';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { linesAt, positionOfName } from './index-context.js';
 import { findDefinitions } from './definitions.js';
@@ -45,6 +46,24 @@ function clip(text: string): string {
 
 type Occurrence = ReferenceLocation & { readonly path: string };
 
+function innermostNode(node: ts.Node, position: number): ts.Node {
+  const child = node.forEachChild((candidate) =>
+    candidate.pos <= position && position < candidate.end ? candidate : undefined,
+  );
+  return child === undefined ? node : innermostNode(child, position);
+}
+
+/** The position of the property name when `position` is a value placed in an object literal (`{ x }`, `{ y: x }`). */
+function objectPropertyNameAt(sourceFile: ts.SourceFile | undefined, position: number): number | undefined {
+  if (sourceFile === undefined) return undefined;
+  const node = innermostNode(sourceFile, position);
+  const parent = node.parent;
+  if (parent === undefined || !ts.isIdentifier(node)) return undefined;
+  if (ts.isShorthandPropertyAssignment(parent)) return position;
+  if (ts.isPropertyAssignment(parent) && parent.initializer === node) return parent.name.getStart(sourceFile);
+  return undefined;
+}
+
 function languageServiceReferences(context: IndexContext, definition: DefinitionLocation): Occurrence[] {
   const service = context.service();
   const program = service.getProgram();
@@ -54,19 +73,28 @@ function languageServiceReferences(context: IndexContext, definition: Definition
   const position = positionOfName(sourceFile, definition.line, definition.name);
   if (position === -1) return [];
   const occurrences: Occurrence[] = [];
-  for (const referenced of service.findReferences(fileName, position) ?? []) {
-    for (const entry of referenced.references) {
-      const target = program?.getSourceFile(entry.fileName);
-      if (target === undefined) continue;
-      const { line, character } = target.getLineAndCharacterOfPosition(entry.textSpan.start);
-      occurrences.push({
-        path: context.host.relative(entry.fileName),
-        line: line + 1,
-        column: character + 1,
-        text: clip(linesAt(target.text, line + 1, 1)),
-        isDefinition: entry.isDefinition === true,
-      });
-    }
+  const entries = (service.findReferences(fileName, position) ?? []).flatMap(
+    (referenced) => referenced.references,
+  );
+  // A value exported as an object property (`export default { isString }`) is used as
+  // `utils.isString` elsewhere: those are references of the property, found from the property.
+  for (const entry of [...entries]) {
+    const propertyName = objectPropertyNameAt(program?.getSourceFile(entry.fileName), entry.textSpan.start);
+    if (propertyName === undefined) continue;
+    for (const referenced of service.findReferences(entry.fileName, propertyName) ?? [])
+      entries.push(...referenced.references);
+  }
+  for (const entry of entries) {
+    const target = program?.getSourceFile(entry.fileName);
+    if (target === undefined) continue;
+    const { line, character } = target.getLineAndCharacterOfPosition(entry.textSpan.start);
+    occurrences.push({
+      path: context.host.relative(entry.fileName),
+      line: line + 1,
+      column: character + 1,
+      text: clip(linesAt(target.text, line + 1, 1)),
+      isDefinition: entry.isDefinition === true,
+    });
   }
   return occurrences;
 }
