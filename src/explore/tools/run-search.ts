@@ -6,11 +6,13 @@ import { searchWorkerSource } from './search-worker-source.js';
 export interface RunSearchOptions {
   /** Absolute real path of the repository root. */
   readonly root: string;
-  /** Repo-relative files to search, in output order. */
-  readonly files: readonly string[];
+  /** Repo-relative files to search, in output order; a promise lets workers boot during the walk. */
+  readonly files: readonly string[] | Promise<readonly string[]>;
   /** A valid JavaScript regular expression source and its flags (with `g` and `m`). */
   readonly source: string;
   readonly flags: string;
+  /** The pattern as plain ASCII text when it has no regex syntax: enables a byte-level prefilter. */
+  readonly literal: string | null;
   readonly maxResults: number;
   readonly maxFileBytes: number;
   /** Matched lines longer than this are shown as a window around the match. */
@@ -50,17 +52,11 @@ interface WorkerReport {
  * worker is terminated and the promise rejects with {@link SearchStoppedError}.
  */
 export async function runSearch(options: RunSearchOptions): Promise<SearchOutcome> {
-  const workerCount = Math.max(1, Math.min(availableParallelism(), 4, Math.ceil(options.files.length / 256)));
-  // Interleave so each worker gets a mix of directories (big files cluster).
-  const shares = Array.from({ length: workerCount }, () => [] as [number, string][]);
-  options.files.forEach((file, index) => shares[index % workerCount]?.push([index, file]));
-  const workers = shares.map(
-    (files) =>
-      new Worker(searchWorkerSource, {
-        eval: true,
-        execArgv: [],
-        workerData: { ...options, signal: undefined, files },
-      }),
+  const workerCount = Math.max(1, Math.min(availableParallelism(), 4));
+  const { files: _files, signal: _signal, ...settings } = options;
+  const workers = Array.from(
+    { length: workerCount },
+    () => new Worker(searchWorkerSource, { eval: true, execArgv: [], workerData: settings }),
   );
   const stopAll = (): void => void workers.forEach((worker) => void worker.terminate());
   let timer: NodeJS.Timeout | undefined;
@@ -84,8 +80,16 @@ export async function runSearch(options: RunSearchOptions): Promise<SearchOutcom
   all.catch(() => undefined);
   stopped.catch(() => undefined);
   try {
+    const files = await Promise.race([options.files, stopped]);
+    // Interleave so each worker gets a mix of directories (big files cluster).
+    workers.forEach((worker, workerIndex) => {
+      const share: [number, string][] = [];
+      for (let index = workerIndex; index < files.length; index += workerCount)
+        share.push([index, files[index] ?? '']);
+      worker.postMessage(share);
+    });
     const results = await Promise.race([all, stopped]);
-    return merge(results, options);
+    return merge(results, files, options.maxResults);
   } finally {
     clearTimeout(timer);
     if (onAbort !== undefined) options.signal?.removeEventListener('abort', onAbort);
@@ -93,12 +97,16 @@ export async function runSearch(options: RunSearchOptions): Promise<SearchOutcom
   }
 }
 
-function merge(reports: readonly WorkerReport[], options: RunSearchOptions): SearchOutcome {
-  const pathOf = (index: number): string => options.files[index] ?? '';
+function merge(
+  reports: readonly WorkerReport[],
+  files: readonly string[],
+  maxResults: number,
+): SearchOutcome {
+  const pathOf = (index: number): string => files[index] ?? '';
   const matches = reports
     .flatMap((report) => report.matches)
     .sort((left, right) => left[0] - right[0] || left[1] - right[1])
-    .slice(0, options.maxResults)
+    .slice(0, maxResults)
     .map(([file, line, text]) => ({ path: pathOf(file), line, text }));
   const counts = reports
     .flatMap((report) => report.counts)

@@ -61,7 +61,8 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
           { cause: error },
         );
       }
-      const files = await sandbox.listFiles({
+      // Not awaited: the search workers boot while the tree is walked.
+      const listing = sandbox.listFiles({
         path: input.path ?? '.',
         ...(input.glob === undefined ? {} : { pattern: input.glob }),
         ...(context?.signal === undefined ? {} : { signal: context.signal }),
@@ -71,9 +72,10 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
       try {
         outcome = await runSearch({
           root: sandbox.root,
-          files,
+          files: listing,
           source,
           flags,
+          literal: asciiLiteral(input.pattern, input.regex !== false),
           maxResults,
           maxFileBytes: limits.maxFileBytes,
           maxLineChars: 300,
@@ -91,6 +93,7 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
         }
         throw error;
       }
+      const files = await listing;
       return format(outcome, { files: files.length, walkTruncated: files.truncated, maxResults, limits });
     },
   });
@@ -136,6 +139,12 @@ function format(
     context.limits.maxOutputChars,
     'Narrow your search with glob, path or a more specific pattern.',
   );
+}
+
+/** The pattern itself when it is printable ASCII without regex syntax, else null. */
+function asciiLiteral(pattern: string, isRegex: boolean): string | null {
+  if (!/^[\x20-\x7e]+$/.test(pattern)) return null;
+  return isRegex && /[\\^$.|?*+()[\]{}]/.test(pattern) ? null : pattern;
 }
 
 function escapeRegExp(text: string): string {

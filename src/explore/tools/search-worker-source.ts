@@ -6,13 +6,16 @@
  * The worker reads its share of files synchronously (it is already off the main thread;
  * sync reads avoid promise overhead per file), skips binaries and files over the size
  * cap, tests the whole text once before looking for lines, and keeps at most
- * `maxResults` lines (plus a count per file), then posts one `done` message.
+ * `maxResults` lines (plus a count per file), then posts one report.
  */
 export const searchWorkerSource = String.raw`
 (async () => {
   const { parentPort, workerData } = await import('node:worker_threads');
   const fs = await import('node:fs');
-  const { root, files, source, flags, maxResults, maxFileBytes, maxLineChars } = workerData;
+  // The worker boots while the main thread walks the tree; its share of files arrives after.
+  const files = await new Promise((resolve) => parentPort.once('message', resolve));
+  const { root, source, flags, literal, maxResults, maxFileBytes, maxLineChars } = workerData;
+  const caseSensitive = !flags.includes('i');
   const tester = new RegExp(source, flags.replace('g', ''));
   const finder = new RegExp(source, flags);
   const matches = [];
@@ -40,6 +43,11 @@ export const searchWorkerSource = String.raw`
         }
         const view = bytes.subarray(0, read);
         if (view.subarray(0, 8192).includes(0)) { binary += 1; continue; }
+        // An ASCII literal can only match ASCII bytes, so most files are rejected before the
+        // costlier UTF-8 decode: bytes directly, or Latin-1 (1 byte = 1 char) for /i.
+        if (literal !== null) {
+          if (caseSensitive ? view.indexOf(literal) === -1 : !tester.test(view.toString('latin1'))) continue;
+        }
         text = view.toString('utf8');
       } finally {
         fs.closeSync(handle);
@@ -47,8 +55,7 @@ export const searchWorkerSource = String.raw`
     } catch {
       continue;
     }
-    tester.lastIndex = 0;
-    if (!tester.test(text)) continue;
+    if (literal === null && !tester.test(text)) continue;
     const wantLines = matches.length < maxResults;
     let count = 0;
     let line = 1;
