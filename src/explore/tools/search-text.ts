@@ -56,7 +56,7 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
           ? ' Inline flags like (?i) are not supported; use case_sensitive.'
           : '';
         throw new Error(
-          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}.${inline} ` +
+          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}.${inline} ` +
             'Fix the pattern, or pass regex=false to search for it as plain text.',
           { cause: error },
         );
