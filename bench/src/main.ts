@@ -8,6 +8,7 @@ import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
 import { buildChildren } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
+import { runCodeSuite } from './code/code-suite.js';
 
 type Suite = 'loop' | 'stream' | 'code';
 
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     throw new Error('tool-orchestrator is not built: run `npm run build` at the repository root first.');
   }
   const started = performance.now();
-  await buildChildren(['loop-child', 'stream-child', 'sse-server-worker']);
+  await buildChildren(['loop-child', 'stream-child', 'sse-server-worker', 'code-child']);
   const sections: string[] = [
     `## Run of ${new Date().toISOString()}`,
     '',
@@ -78,6 +79,15 @@ async function main(): Promise<void> {
         timedMs: options.quick ? 300 : 2000,
         minTimedRuns: options.quick ? 2 : 5,
       },
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('code')) {
+    log('Code tools (a fresh process per job and round):');
+    const report = await runCodeSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      repeats: options.quick ? 2 : 5,
       log,
     });
     sections.push(report.markdown, '');

@@ -1,0 +1,218 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatNumber, formatRatio, markdownTable } from '../format.js';
+import { median } from '../measure.js';
+import { runChild } from '../run-child.js';
+import type { CodeChildOptions, CodeChildResult } from './code-child.js';
+
+export interface CodeSuiteOptions {
+  readonly rounds: number;
+  readonly repeats: number;
+  readonly log: (line: string) => void;
+}
+
+interface Corpus {
+  readonly name: string;
+  /** Indexed and mapped. */
+  readonly root: string;
+  /** Searched: a directory the sandbox's default excludes leave whole, so ripgrep sees the same files. */
+  readonly searchRoot: string;
+}
+
+const require = createRequire(import.meta.url);
+const packageDirectory = (name: string, from: string): string =>
+  dirname(createRequire(from).resolve(`${name}/package.json`));
+
+function corpora(): Corpus[] {
+  const rootPackage = fileURLToPath(new URL('../../../package.json', import.meta.url));
+  const axios = packageDirectory('axios', rootPackage);
+  const rxjs = packageDirectory('rxjs', require.resolve('rxjs'));
+  const lodash = packageDirectory('lodash-es', fileURLToPath(import.meta.url));
+  return [
+    { name: 'axios', root: axios, searchRoot: join(axios, 'lib') },
+    { name: 'rxjs/src', root: join(rxjs, 'src'), searchRoot: join(rxjs, 'src') },
+    { name: 'lodash-es', root: lodash, searchRoot: lodash },
+  ];
+}
+
+function countSourceFiles(directory: string): number {
+  let count = 0;
+  for (const entry of readdirSync(directory)) {
+    const path = join(directory, entry);
+    if (statSync(path).isDirectory()) count += countSourceFiles(path);
+    else if (/\.(c|m)?(j|t)sx?$/.test(entry) && !entry.endsWith('.d.ts')) count++;
+  }
+  return count;
+}
+
+const patterns = ['function\\s+\\w+\\(', 'AxiosError|isArray', 'return null'];
+
+/** Index, lookup, repo_map and search benchmarks; a fresh process per job and round. */
+export async function runCodeSuite(
+  options: CodeSuiteOptions,
+): Promise<{ results: CodeChildResult[]; markdown: string }> {
+  const sources = corpora();
+  const axios = sources[0]!;
+  const ripgrep = spawnSync('rg', ['--version'], { encoding: 'utf8' });
+  const ripgrepVersion = ripgrep.error === undefined ? ripgrep.stdout.split('\n')[0] : undefined;
+  if (ripgrepVersion === undefined) {
+    options.log(
+      '  ripgrep (rg) is not installed: the search_text comparison is skipped (apt-get install -y ripgrep).',
+    );
+  }
+  const jobs: CodeChildOptions[] = [
+    ...sources.map((corpus): CodeChildOptions => ({
+      mode: 'index',
+      root: corpus.root,
+      repeats: options.repeats,
+    })),
+    {
+      mode: 'lookup',
+      root: axios.root,
+      tool: 'get_definition',
+      queries: ['dispatchRequest', 'AxiosError', 'mergeConfig', 'buildURL', 'AxiosHeaders', 'isFormData'],
+      repeats: options.repeats,
+    },
+    {
+      mode: 'lookup',
+      root: axios.root,
+      tool: 'get_references',
+      queries: ['AxiosError', 'mergeConfig', 'buildURL', 'AxiosHeaders', 'isFormData', 'dispatchRequest'],
+      repeats: options.repeats,
+    },
+    ...(ripgrepVersion === undefined
+      ? []
+      : sources.map((corpus): CodeChildOptions => ({
+          mode: 'search',
+          root: corpus.searchRoot,
+          queries: patterns,
+          repeats: options.repeats,
+        }))),
+  ];
+  const results: CodeChildResult[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const order = jobs.map((_, index) => jobs[(index + round) % jobs.length]!);
+    for (const job of order) {
+      const result = await runChild<CodeChildResult>('code-child', job).catch(
+        (error: unknown): CodeChildResult => ({
+          mode: job.mode,
+          root: job.root,
+          ok: false,
+          failure: (error as Error).message,
+        }),
+      );
+      options.log(
+        `  round ${round + 1}/${options.rounds} ${job.mode} ${job.tool ?? ''} ${job.root}: ${result.ok ? 'ok' : `FAILED ${result.failure}`}`,
+      );
+      results.push(result);
+    }
+  }
+  const ms = (value: number | undefined): string => formatNumber(value, 1);
+  const pick = (
+    matches: (result: CodeChildResult) => boolean,
+    value: (result: CodeChildResult) => number | undefined,
+  ): number | undefined => {
+    const matching = results.filter(matches);
+    if (matching.length === 0 || matching.some((result) => !result.ok)) return undefined;
+    return median(matching.map(value).filter((entry): entry is number => entry !== undefined));
+  };
+  const indexRows = sources.map((corpus) => {
+    const of = (result: CodeChildResult): boolean => result.mode === 'index' && result.root === corpus.root;
+    return [
+      corpus.name,
+      `${formatNumber(
+        pick(of, (result) => result.files),
+        0,
+      )} indexed (${countSourceFiles(corpus.root)} JS/TS files on disk)`,
+      ms(pick(of, (result) => result.indexMs)),
+      ms(pick(of, (result) => result.reindexMs)),
+      ms(pick(of, (result) => result.repoMapColdMs)),
+      ms(pick(of, (result) => result.repoMapWarmMs)),
+    ];
+  });
+  const lookupRows = (['get_definition', 'get_references'] as const).map((tool) => {
+    const of = (result: CodeChildResult): boolean => result.mode === 'lookup' && result.tool === tool;
+    return [
+      `${tool} on axios`,
+      ms(pick(of, (result) => result.coldMs)),
+      ms(pick(of, (result) => result.warmMs)),
+      ms(pick(of, (result) => result.repeatMs)),
+    ];
+  });
+  const searchRows: string[][] = [];
+  if (ripgrepVersion !== undefined) {
+    for (const corpus of sources) {
+      for (const pattern of patterns) {
+        const matching = results.filter(
+          (result) => result.mode === 'search' && result.root === corpus.searchRoot,
+        );
+        if (matching.some((result) => !result.ok) || matching.length === 0) {
+          searchRows.push([corpus.name, `\`${pattern}\``, 'failed', '', '', '']);
+          continue;
+        }
+        const entries = matching.map((result) =>
+          result.searches!.find((search) => search.pattern === pattern)!,
+        );
+        const ours = median(entries.map((entry) => entry.oursMs));
+        const rg = median(entries.map((entry) => entry.ripgrepMs));
+        const last = entries.at(-1)!;
+        searchRows.push([
+          corpus.name,
+          `\`${pattern.replaceAll('|', '\\|')}\``,
+          `${last.oursMatches} / ${last.ripgrepMatches}${last.oursMatches === last.ripgrepMatches ? '' : ' (differ)'}`,
+          ms(ours),
+          ms(rg),
+          formatRatio(ours, rg),
+        ]);
+      }
+    }
+  }
+  const failures = results
+    .filter((result) => !result.ok)
+    .map((result) => `- ${result.mode} ${result.root}: ${result.failure}`);
+  const markdown = [
+    '### Code tools: indexing and repo_map (ms, medians over rounds)',
+    '',
+    markdownTable(
+      [
+        'corpus',
+        'files',
+        'index, first in process',
+        'index again (compiler loaded)',
+        'repo_map, fresh registry',
+        'repo_map, warm',
+      ],
+      indexRows,
+    ),
+    '',
+    '### Code tools: lookups on axios (ms)',
+    '',
+    markdownTable(
+      ['tool', 'cold (fresh process, indexing included)', 'warm (other names, median)', 'same name again'],
+      lookupRows,
+    ),
+    '',
+    ripgrepVersion === undefined
+      ? 'search_text vs ripgrep: skipped, `rg` is not installed.'
+      : [
+          `### Code tools: search_text vs ${ripgrepVersion} (ms, median; rg timed as a spawned process)`,
+          '',
+          markdownTable(
+            [
+              'tree',
+              'pattern (case-insensitive)',
+              'matched lines ours / rg',
+              'search_text',
+              'rg',
+              'ours / rg',
+            ],
+            searchRows,
+          ),
+        ].join('\n'),
+    ...(failures.length === 0 ? [] : ['', 'Failed:', ...failures]),
+  ].join('\n');
+  return { results, markdown };
+}
