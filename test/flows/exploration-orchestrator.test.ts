@@ -35,7 +35,17 @@ describe('ExplorationOrchestrator over axios', () => {
     expect(firstCall.messages[0]?.content).toContain("User's request: Explain the main axios API");
     const toolNames = firstCall.tools.map((tool) => tool.function.name);
     expect(toolNames).toContain('finish_exploration');
-    expect(toolNames).toEqual(expect.arrayContaining(['list_files', 'read_file', 'search_text']));
+    expect(toolNames).toEqual([
+      'list_files',
+      'read_file',
+      'get_symbols',
+      'get_imports',
+      'get_definition',
+      'get_references',
+      'get_structure',
+      'search_text',
+      'finish_exploration',
+    ]);
     // Every tool result is in memory, the real file contents included.
     const toolMessages = explorer.memory.filter((message) => message.role === 'tool');
     expect(toolMessages).toHaveLength(3);

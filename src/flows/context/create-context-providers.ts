@@ -44,7 +44,7 @@ export interface CreateContextProvidersOptions {
 export function createContextProviders(options: CreateContextProvidersOptions): ContextProviderRegistry {
   const sandbox = new Sandbox({ root: options.root });
   const index = options.index ?? new CodeIndex({ sandbox });
-  const tools = options.tools ?? createCodeTools({ root: options.root });
+  const tools = options.tools ?? createCodeTools({ root: options.root, index });
   const providers: ContextProviderRegistry = {
     ...createCodeToolProviders(tools),
     ...createIndexProviders(index),

@@ -5,7 +5,9 @@ import { toolCalled } from '../../orchestrator/stop-conditions.js';
 import type { StopReason, TraceEmitter, TraceEvent } from '../../tracing/trace-events.js';
 import type { ToolRegistry } from '../../tools/define-tool.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
-import { createDefaultCodeTools, pickTools } from '../shared/default-code-tools.js';
+import { createCodeTools } from '../../explore/create-code-tools.js';
+import type { CodeIndex } from '../../explore/index/code-index.js';
+import { pickTools } from '../shared/default-code-tools.js';
 import { explorationSystemPrompt, explorationToolNames } from './exploration-system-prompt.js';
 import { createFinishExplorationTool, finishExplorationToolName } from './finish-exploration-tool.js';
 
@@ -21,6 +23,8 @@ export interface ExplorationOrchestratorOptions {
   readonly adapter: ModelAdapter;
   /** The most model calls with tools on; the summary call at the limit comes on top. @default 50 */
   readonly maxSteps?: number;
+  /** A code index to share with other registries (`createCodeTools({ root, index })`). Ignored when `tools` is given. @default built lazily */
+  readonly index?: CodeIndex;
   /**
    * The code tools; the eight the prompt names are picked from it by name, names it lacks are
    * left out. @default the tool pack's tools over a sandbox at `repoRoot`
@@ -75,10 +79,13 @@ export class ExplorationOrchestrator {
     this.#options = options;
     this.repoRoot = options.repoRoot;
     this.maxSteps = maxSteps;
-    this.#tools = pickTools(
-      options.tools ?? createDefaultCodeTools({ root: options.repoRoot }),
-      explorationToolNames,
-    );
+    const codeTools =
+      options.tools ??
+      createCodeTools({
+        root: options.repoRoot,
+        ...(options.index === undefined ? {} : { index: options.index }),
+      });
+    this.#tools = pickTools(codeTools, explorationToolNames);
   }
 
   /** Runs one exploration for `prompt`; resolves to the understanding summary. */
