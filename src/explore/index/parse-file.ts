@@ -22,7 +22,14 @@ export function parseFile(path: string, text: string): ParsedFile | undefined {
   if (language === undefined) return undefined;
   const scriptKind = scriptKindOf(path);
   if (scriptKind === undefined) return parseWithFallback(path, text, language);
-  const sourceFile = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKind);
+  // JSDoc is not needed for symbols or imports, and skipping it makes parsing about 3x faster.
+  const sourceFile = ts.createSourceFile(
+    path,
+    text,
+    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    true,
+    scriptKind,
+  );
   const symbols = collectSymbols(sourceFile);
   const exports: ExportRecord[] = [];
   for (const symbol of symbols) {
