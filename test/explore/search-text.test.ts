@@ -88,6 +88,12 @@ describe('search_text', () => {
     expect(await search({ pattern: 'other', path: 'a.ts' })).toBe('a.ts:2: const other = 2;');
   });
 
+  it('stops when the run is aborted', async () => {
+    const tool = createSearchTextTool({ sandbox: new Sandbox({ root }) });
+    const aborted = { signal: AbortSignal.abort() } as never;
+    await expect(tool.execute({ pattern: 'needle' } as never, aborted)).rejects.toThrow(/abort/i);
+  });
+
   it('skips files over maxFileBytes and names them', async () => {
     const output = await search({ pattern: 'needle', path: 'huge.txt' });
     expect(output).toMatch(
