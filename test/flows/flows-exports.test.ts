@@ -13,7 +13,6 @@ describe('flows public API', () => {
       'createContextProviders',
       'createExploreCodebaseTool',
       'runExplorer',
-      'ExplorerReportSchema',
       'recommendedNextStep',
       'JsonLinesRunStore',
     ] as const) {
@@ -26,6 +25,7 @@ describe('flows public API', () => {
       flows.ContextResult,
       flows.FulfillContextInput,
       flows.ExplorationInput,
+      flows.ExplorerReportSchema,
     ]) {
       expect(typeof schema.safeParse).toBe('function');
     }
