@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import ts from 'typescript';
 import type { CodeSymbol, ParsedFile } from './code-symbol.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { kindOfElement, linesAt, positionOfName } from './index-context.js';
@@ -50,12 +50,14 @@ function fromDefinitionInfo(context: IndexContext, info: ts.DefinitionInfo): Def
       (candidate) => candidate.startLine <= line && line <= candidate.endLine && candidate.name === info.name,
     );
   const endLine = symbol?.endLine ?? line;
+  const isModule = info.kind === ts.ScriptElementKind.moduleElement && info.textSpan.start === 0;
   return {
     path,
     line,
     endLine,
-    name: info.name,
-    kind: symbol?.kind ?? kindOfElement(info.kind),
+    // A namespace import resolves to the module itself, whose name is its absolute path.
+    name: isModule ? path : info.name,
+    kind: isModule ? 'module' : (symbol?.kind ?? kindOfElement(info.kind)),
     exported: symbol?.exported ?? false,
     ...(symbol?.container === undefined ? {} : { container: symbol.container }),
     snippet: linesAt(sourceFile.text, line, Math.min(3, endLine - line + 1)),

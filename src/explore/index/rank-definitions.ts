@@ -7,8 +7,6 @@ import type { WeightedEdge } from './page-rank.js';
 export interface RankDefinitionsOptions {
   readonly focusFiles?: readonly string[];
   readonly focusSymbols?: readonly string[];
-  /** Files nobody imports that import others; without focus, half the restart mass goes to them. */
-  readonly entryPoints?: readonly string[];
 }
 
 /** Ranked files and, per file, ranked defined identifiers. */
@@ -109,13 +107,6 @@ export function rankDefinitions(
   const personalization = new Map<string, number>();
   for (const path of focusFiles) personalization.set(path, 1);
   for (const name of focusSymbols) for (const path of definers.get(name) ?? []) personalization.set(path, 1);
-  if (personalization.size === 0 && (options.entryPoints?.length ?? 0) > 0) {
-    // No focus: half the restart mass uniform, half on the entry points (the public surface).
-    const entryPoints = options.entryPoints ?? [];
-    for (const file of files) personalization.set(file.path, 1 / files.length);
-    for (const path of entryPoints)
-      personalization.set(path, (personalization.get(path) ?? 0) + 1 / entryPoints.length);
-  }
   const fileRanks = pageRank(
     files.map((file) => file.path),
     edges,

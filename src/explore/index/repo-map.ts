@@ -1,6 +1,5 @@
 import type { CodeSymbol, ParsedFile } from './code-symbol.js';
 import { rankDefinitions } from './rank-definitions.js';
-import { importEdges, summarizeImportGraph } from './import-graph.js';
 
 /** Options of {@link buildRepoMap}. */
 export interface RepoMapOptions {
@@ -68,10 +67,7 @@ function render(entries: readonly Entry[]): string {
  */
 export function buildRepoMap(files: readonly ParsedFile[], options: RepoMapOptions = {}): RepoMap {
   const maxTokens = options.maxTokens ?? 1024;
-  const entryPoints = summarizeImportGraph(files, importEdges(files), 50).entryPoints.map(
-    (entry) => entry.path,
-  );
-  const ranked = rankDefinitions(files, { ...options, entryPoints });
+  const ranked = rankDefinitions(files, options);
   const byPath = new Map(files.map((file) => [file.path, file]));
   const tags: { path: string; symbol: CodeSymbol }[] = [];
   for (const definition of ranked.definitions) {
