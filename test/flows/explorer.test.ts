@@ -180,3 +180,28 @@ describe('explorer subagent', () => {
     expect(child.calls[4]!.messages.at(-1)?.content).toContain('budget is spent');
   });
 });
+
+describe('runExplorer options for a CLI', () => {
+  it('maxTurns overrides the depth budget, and stream sends deltas to the trace sink', async () => {
+    const events: TraceEvent[] = [];
+    const child = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['grep_repo', { pattern: 'axios' }]]),
+      ScriptedAdapter.text(reportText),
+    ]);
+    const value = await runExplorer({
+      adapter: child,
+      root,
+      question: report.question,
+      maxTurns: 1,
+      stream: true,
+      traceEmitter: (event) => void events.push(event),
+    });
+    expect(value).toEqual(report);
+    expect(child.calls).toHaveLength(2);
+    expect(child.calls[1]!.options.toolChoice).toBe('none');
+    expect(events.some((event) => event.type === 'tool_call_delta')).toBe(true);
+    await expect(runExplorer({ adapter: child, root, question: 'x', maxTurns: 0 })).rejects.toThrow(
+      /maxTurns \(0\)/,
+    );
+  });
+});

@@ -29,6 +29,10 @@ export interface RunExplorerOptions {
   readonly files?: readonly string[];
   /** Sets the budget of tool turns, see {@link explorerDepthTurns}. @default 'normal' */
   readonly depth?: ExplorerDepth;
+  /** Overrides the depth's budget of model calls with tools on. @default explorerDepthTurns[depth] */
+  readonly maxTurns?: number;
+  /** Stream the child's model calls, so `traceEmitter` gets `content_delta` events (progress output). @default false */
+  readonly stream?: boolean;
   /** One repair call when the report is invalid. @default true */
   readonly repair?: boolean;
   /** Milliseconds before the child is aborted; 0 means no limit. @default 0 */
@@ -55,12 +59,20 @@ export interface RunExplorerOptions {
  */
 export async function runExplorer(options: RunExplorerOptions): Promise<ExplorerReport> {
   const depth = options.depth ?? 'normal';
-  const maxTurns = explorerDepthTurns[depth];
-  if (maxTurns === undefined) {
+  const depthTurns = explorerDepthTurns[depth];
+  if (depthTurns === undefined) {
     throw new InvalidArgumentError({
       argument: 'depth',
       value: depth,
       message: 'must be "shallow", "normal" or "deep".',
+    });
+  }
+  const maxTurns = options.maxTurns ?? depthTurns;
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+    throw new InvalidArgumentError({
+      argument: 'maxTurns',
+      value: maxTurns,
+      message: 'must be a positive integer, or left out to use the depth budget.',
     });
   }
   const timeoutMs = options.timeoutMs ?? 0;
@@ -96,6 +108,7 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
     maxTurns,
     onMaxTurns: 'return',
     signal,
+    ...(options.stream === undefined ? {} : { stream: options.stream }),
     ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
   });
