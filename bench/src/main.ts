@@ -60,9 +60,11 @@ async function main(): Promise<void> {
       child: options.quick
         ? { warmupMs: 0, minWarmupRuns: 0, timedMs: 100, minTimedRuns: 1, allocationRuns: 1 }
         : { warmupMs: 500, minWarmupRuns: 3, timedMs: 1500, minTimedRuns: 5, allocationRuns: 3 },
+      groupScenarios: options.quick,
       log,
     });
     sections.push(report.markdown, '');
+    log(`Loop overhead took ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (options.suites.includes('stream')) {
     log('Streaming and the wire (a local server in a worker thread, a fresh process per job and round):');
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
       log,
     });
     sections.push(report.markdown, '');
+    log(`Up to streaming: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (options.suites.includes('code')) {
     log('Code tools (a fresh process per job and round):');

@@ -69,7 +69,7 @@ function runOnce<Result>(entry: ChildEntry, argument: unknown, timeoutMs: number
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const line = stdout.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) {
+      if (code === 0 && (line.startsWith('{') || line.startsWith('['))) {
         resolve(JSON.parse(line) as Result);
         return;
       }

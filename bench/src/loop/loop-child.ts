@@ -9,7 +9,8 @@ import type { PreparedRun, ScenarioName } from './scenarios.js';
 
 export interface LoopChildOptions {
   readonly library: string;
-  readonly scenario: ScenarioName;
+  /** Measured one after the other in this process (the quick mode); one scenario per process otherwise. */
+  readonly scenarios: readonly ScenarioName[];
   readonly warmupMs: number;
   readonly minWarmupRuns: number;
   readonly timedMs: number;
@@ -56,13 +57,16 @@ async function verifiedRun(run: PreparedRun, script: Script): Promise<void> {
   }
 }
 
-async function measure(options: LoopChildOptions): Promise<LoopChildResult> {
+async function measure(
+  options: Omit<LoopChildOptions, 'scenarios'>,
+  scenarioName: ScenarioName,
+): Promise<LoopChildResult> {
   const library = await (
     loopLibraryLoaders[options.library] ?? (() => Promise.reject(new Error('unknown library')))
   )();
-  const base = { library: options.library, scenario: options.scenario };
+  const base = { library: options.library, scenario: scenarioName };
   const probeScript = new Script(buildScenario('probe'));
-  const script = new Script(buildScenario(options.scenario));
+  const script = new Script(buildScenario(scenarioName));
   try {
     await verifiedRun(await library.prepare(probeScript), probeScript);
   } catch (error) {
@@ -121,8 +125,14 @@ async function measure(options: LoopChildOptions): Promise<LoopChildResult> {
   }
 }
 
+async function measureAll(options: LoopChildOptions): Promise<LoopChildResult[]> {
+  const results: LoopChildResult[] = [];
+  for (const scenario of options.scenarios) results.push(await measure(options, scenario));
+  return results;
+}
+
 const options = JSON.parse(process.argv[2] ?? '{}') as LoopChildOptions;
-measure(options).then(
+measureAll(options).then(
   (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
   (error: unknown) => {
     process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);

@@ -8,7 +8,8 @@ import type { ScenarioName } from './scenarios.js';
 /** How long each child warms up and measures. */
 export interface LoopSuiteOptions {
   readonly rounds: number;
-  readonly child: Omit<LoopChildOptions, 'library' | 'scenario'>;
+  readonly child: Omit<LoopChildOptions, 'library' | 'scenarios'>;
+  readonly groupScenarios: boolean;
   readonly libraries?: readonly string[];
   readonly log: (line: string) => void;
 }
@@ -127,27 +128,29 @@ export async function runLoopSuite(options: LoopSuiteOptions): Promise<LoopSuite
   for (let round = 0; round < options.rounds; round++) {
     const order = libraries.map((_, index) => libraries[(index + round) % libraries.length]!);
     const results: LoopChildResult[] = [];
-    for (const scenario of scenarios) {
+    // Quick mode measures every scenario of a library in one process; otherwise one process per scenario.
+    const groups = options.groupScenarios ? [scenarios] : scenarios.map((scenario) => [scenario]);
+    for (const group of groups) {
       for (const library of order) {
         const childStarted = performance.now();
-        const result = await runChild<LoopChildResult>('loop-child', {
+        const batch = await runChild<LoopChildResult[]>('loop-child', {
           ...options.child,
           library,
-          scenario,
-        }).catch((error: unknown): LoopChildResult => ({
-          library,
-          scenario,
-          ok: false,
-          failure: (error as Error).message,
-        }));
-        options.log(
-          `  round ${round + 1}/${options.rounds} ${scenario} ${library}: ${
-            result.ok
-              ? `${micro(result.microsecondsPerTurn)} µs/turn (${result.timedRuns} runs)`
-              : `FAILED ${result.failure}`
-          } [${((performance.now() - childStarted) / 1000).toFixed(1)} s]`,
+          scenarios: group,
+        }).catch((error: unknown): LoopChildResult[] =>
+          group.map((scenario) => ({ library, scenario, ok: false, failure: (error as Error).message })),
         );
-        results.push(result);
+        const seconds = ((performance.now() - childStarted) / 1000).toFixed(1);
+        for (const result of batch) {
+          options.log(
+            `  round ${round + 1}/${options.rounds} ${result.scenario} ${library}: ${
+              result.ok
+                ? `${micro(result.microsecondsPerTurn)} µs/turn (${result.timedRuns} runs)`
+                : `FAILED ${result.failure}`
+            } [process ${seconds} s]`,
+          );
+          results.push(result);
+        }
       }
     }
     rounds.push(results);
