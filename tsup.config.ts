@@ -10,7 +10,8 @@ export const entries = {
 } as const;
 
 export default defineConfig({
-  entry: entries,
+  // The CLI is a bin, not an export subpath.
+  entry: { ...entries, cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
