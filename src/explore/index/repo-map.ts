@@ -72,7 +72,9 @@ export function buildRepoMap(files: readonly ParsedFile[], options: RepoMapOptio
   const tags: { path: string; symbol: CodeSymbol }[] = [];
   for (const definition of ranked.definitions) {
     const file = byPath.get(definition.path);
-    const symbol = file?.symbols.find((candidate) => candidate.name === definition.name);
+    // The declaration itself over a same-named member: `function bind` rather than `Foo.bind`.
+    const symbols = file?.symbols.filter((candidate) => candidate.name === definition.name) ?? [];
+    const symbol = symbols.find((candidate) => candidate.container === undefined) ?? symbols[0];
     if (symbol) tags.push({ path: definition.path, symbol });
   }
   const rankedFiles = [...ranked.fileRanks].sort((left, right) => right[1] - left[1]);
