@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const sections: string[] = [
     `## Run of ${new Date().toISOString()}`,
     '',
-    `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\` (${options.rounds} rounds${options.quick ? ', quick' : ''})`,
+    `Command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (${options.rounds} rounds${options.quick ? ', quick' : ''})`,
     '',
     ...describeEnvironment(),
     '',
