@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchTextTool, Sandbox } from '../../src/explore/index.js';
+import { latin1Safety, requiredLiterals } from '../../src/explore/tools/search-text.js';
 import type { CodeToolLimits } from '../../src/explore/index.js';
 
 const context = { signal: new AbortController().signal } as never;
@@ -17,6 +18,10 @@ beforeAll(async () => {
   await writeFile(join(root, '.gitignore'), 'ignored.txt\n');
   await writeFile(join(root, 'ignored.txt'), 'needle\n');
   await writeFile(join(root, 'evil.txt'), `${'a'.repeat(50_000)}b\n`);
+  await writeFile(
+    join(root, 'unicode.txt'),
+    `café = isFormData;\nx\u00a0=\u00a0y\n${'é'.repeat(400)}needle${'é'.repeat(400)}\n`,
+  );
   await writeFile(join(root, 'huge.txt'), `${'z'.repeat(10 * 1024 * 1024)}\nneedle\n`);
 });
 afterAll(async () => {
@@ -106,5 +111,28 @@ describe('search_text', () => {
     expect(output.startsWith('evil.txt:1: …')).toBe(true);
     expect(output.endsWith('ab')).toBe(true);
     expect(output.length).toBeLessThan(400);
+  });
+
+  it('matches non-ASCII files as decoded text, including Unicode spaces and long lines', async () => {
+    expect(await search({ pattern: 'isFormData', path: 'unicode.txt' })).toBe(
+      'unicode.txt:1: café = isFormData;',
+    );
+    expect(await search({ pattern: 'x\\s=\\sy', path: 'unicode.txt' })).toBe(
+      'unicode.txt:2: x\u00a0=\u00a0y',
+    );
+    const window = await search({ pattern: 'needle', path: 'unicode.txt' });
+    expect(window).toBe(`unicode.txt:3: …${'é'.repeat(80)}needle${'é'.repeat(214)}…`);
+  });
+
+  it('prefilters on the literals every match must contain', () => {
+    expect(requiredLiterals('function\\s+\\w+Error')).toEqual(['function', 'Error']);
+    expect(requiredLiterals('ab+c?d')).toEqual(['ab', 'd']);
+    expect(requiredLiterals('new (Foo|Bar)\\(\\)')).toEqual(['new ', '()']);
+    expect(requiredLiterals('foo|bar')).toEqual([]);
+    expect(requiredLiterals('x\\x41')).toEqual([]);
+    expect(latin1Safety('import')).toBe('always');
+    expect(latin1Safety('^\\s*import')).toBe('unless-unicode-spaces');
+    expect(latin1Safety('a.b')).toBe('never');
+    expect(latin1Safety('[^a]b')).toBe('never');
   });
 });

@@ -4,7 +4,7 @@ import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { formatBytes } from '../sandbox/sandbox.js';
 import { runSearch, SearchStoppedError } from './run-search.js';
-import type { SearchOutcome } from './run-search.js';
+import type { Latin1Safety, SearchOutcome } from './run-search.js';
 import { truncateOutput } from './truncate-output.js';
 
 /** How many matched lines `search_text` returns when the model does not say. */
@@ -75,7 +75,8 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
           files: listing,
           source,
           flags,
-          literal: asciiLiteral(input.pattern, input.regex !== false),
+          literals: requiredLiterals(source),
+          latin1Safety: latin1Safety(source),
           maxResults,
           maxFileBytes: limits.maxFileBytes,
           maxLineChars: 300,
@@ -141,10 +142,90 @@ function format(
   );
 }
 
-/** The pattern itself when it is printable ASCII without regex syntax, else null. */
-function asciiLiteral(pattern: string, isRegex: boolean): string | null {
-  if (!/^[\x20-\x7e]+$/.test(pattern)) return null;
-  return isRegex && /[\\^$.|?*+()[\]{}]/.test(pattern) ? null : pattern;
+/**
+ * Printable ASCII runs that every match of a regular expression must contain, longest first,
+ * for a byte-level prefilter. Conservative: a top-level `|` or an escape it does not know
+ * gives none; groups, classes and other escapes end a run; an atom quantified with `?`, `*`
+ * or `{0,}` is dropped. Without the `u` flag, `i` folds ASCII letters only to ASCII letters,
+ * so a case-folded byte search agrees with the decoded text.
+ */
+export function requiredLiterals(source: string): string[] {
+  const literals = new Set<string>();
+  let run = '';
+  const endRun = (): void => {
+    if (run !== '') literals.add(run);
+    run = '';
+  };
+  let index = 0;
+  while (index < source.length) {
+    const char = source[index] ?? '';
+    let literal: string | null = null;
+    let next = index + 1;
+    if (char === '\\') {
+      const escaped = source[index + 1] ?? '';
+      next = index + 2;
+      if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(escaped)) literal = escaped;
+      else if (!/^[dDwWsSbBntrfv]$/.test(escaped)) return [];
+    } else if (char === '[' || char === '(') {
+      next = skipBracketed(source, index);
+      if (next === -1) return [];
+    } else if (char === '|' || char === ')') {
+      return [];
+    } else if (!'.^$'.includes(char) && /^[\x20-\x7e]$/.test(char)) {
+      literal = char;
+    }
+    const quantifier = /^(?:([*?])|(\+)|\{(\d+)(?:,\d*)?\})\??/.exec(source.slice(next, next + 24));
+    const optional = quantifier !== null && (quantifier[1] !== undefined || Number(quantifier[3]) === 0);
+    if (literal !== null && !optional) run += literal;
+    if (literal === null || quantifier !== null) endRun();
+    index = next + (quantifier?.[0].length ?? 0);
+  }
+  endRun();
+  return [...literals].sort((left, right) => right.length - left.length).slice(0, 3);
+}
+
+/** The index after the group or class opening at `start`, or -1 when it does not close. */
+function skipBracketed(source: string, start: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let index = start; index < source.length; index++) {
+    const char = source[index];
+    if (char === '\\') index += 1;
+    else if (inClass) {
+      inClass = char !== ']';
+      if (!inClass && depth === 0) return index + 1;
+    } else if (char === '[') inClass = true;
+    else if (char === '(') depth += 1;
+    else if (char === ')' && --depth === 0) return index + 1;
+  }
+  return -1;
+}
+
+/**
+ * Whether the regex gives the same matches on a Latin-1 view of UTF-8 bytes as on the decoded
+ * text: when every atom can only match ASCII (no `.`, negated classes, `\S`/`\W`/`\D`, code
+ * point escapes or non-ASCII characters); `\s`, `^` and `$` also see a few non-ASCII spaces
+ * and line separators, so those need files without them.
+ */
+export function latin1Safety(source: string): Latin1Safety {
+  if (/[^\x20-\x7e]/.test(source)) return 'never';
+  let spaces = false;
+  let inClass = false;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    if (char === '\\') {
+      index += 1;
+      const escaped = source[index] ?? '';
+      if (/[SWDuxcpPk0-9]/.test(escaped)) return 'never';
+      if (escaped === 's') spaces = true;
+    } else if (inClass) inClass = char !== ']';
+    else if (char === '[') {
+      if (source[index + 1] === '^') return 'never';
+      inClass = true;
+    } else if (char === '.') return 'never';
+    else if (char === '^' || char === '$') spaces = true;
+  }
+  return spaces ? 'unless-unicode-spaces' : 'always';
 }
 
 function escapeRegExp(text: string): string {

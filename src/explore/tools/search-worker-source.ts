@@ -3,86 +3,150 @@
  * TypeScript sources (vitest) and from the ESM and CJS bundles: `new Worker(code, { eval: true })`.
  * Dynamic `import()` works whether Node evaluates it as a script or as a module.
  *
- * The worker reads its share of files synchronously (it is already off the main thread;
- * sync reads avoid promise overhead per file), skips binaries and files over the size
- * cap, tests the whole text once before looking for lines, and keeps at most
- * `maxResults` lines (plus a count per file), then posts one report.
+ * A worker lives across searches (its JIT stays warm) and answers each job message with one
+ * report. Per file it reads into a reused buffer (one `read` for files under 64 KiB, no
+ * `fstat`), skips binaries and files over the size cap, rejects files missing a required
+ * literal at the byte level before decoding, decodes pure-ASCII files as Latin-1 (a copy,
+ * not a UTF-8 decode), and keeps at most `maxResults` lines plus a count per file.
  */
 export const searchWorkerSource = String.raw`
 (async () => {
-  const { parentPort, workerData } = await import('node:worker_threads');
+  const { parentPort } = await import('node:worker_threads');
   const fs = await import('node:fs');
-  // The worker boots while the main thread walks the tree; its share of files arrives after.
-  const files = await new Promise((resolve) => parentPort.once('message', resolve));
-  const { root, source, flags, literal, maxResults, maxFileBytes, maxLineChars } = workerData;
-  const caseSensitive = !flags.includes('i');
-  const tester = new RegExp(source, flags.replace('g', ''));
-  const finder = new RegExp(source, flags);
-  const matches = [];
-  const counts = [];
-  const tooLarge = [];
-  let binary = 0;
-  const cut = (line, column) => {
+  const { isAscii } = await import('node:buffer');
+  const firstRead = 64 * 1024;
+  const tooLarge = Symbol('tooLarge');
+  let scratch = Buffer.allocUnsafe(firstRead);
+  let compiled = { key: '', finder: null, prefilters: [] };
+
+  // Reads a whole file into the scratch buffer; the view is valid until the next read.
+  const read = (path, maxFileBytes) => {
+    const handle = fs.openSync(path, 'r');
+    try {
+      let got = fs.readSync(handle, scratch, 0, scratch.length, 0);
+      if (got === scratch.length) {
+        const size = fs.fstatSync(handle).size;
+        if (size > maxFileBytes) return tooLarge;
+        if (scratch.length <= size) {
+          const bigger = Buffer.allocUnsafe(Math.min(Math.max(size + 1, scratch.length * 2), maxFileBytes + 1));
+          scratch.copy(bigger, 0, 0, got);
+          scratch = bigger;
+        }
+        for (let more; got < scratch.length && (more = fs.readSync(handle, scratch, got, scratch.length - got, got)) > 0; ) got += more;
+      }
+      return got > maxFileBytes ? tooLarge : scratch.subarray(0, got);
+    } finally {
+      fs.closeSync(handle);
+    }
+  };
+
+  // A literal every match contains: case-sensitive ones are found with a native byte search;
+  // case-insensitive ones with a regex over the Latin-1 view (ASCII letters only match ASCII
+  // letters without the u flag, so bytes and UTF-8 text agree).
+  const compile = (job) => {
+    const key = job.source + '/' + job.flags + '/' + job.literals.join('\0');
+    if (compiled.key === key) return compiled;
+    const caseSensitive = !job.flags.includes('i');
+    const prefilters = job.literals.map((literal) =>
+      caseSensitive || !/[a-z]/i.test(literal)
+        ? { bytes: Buffer.from(literal, 'latin1') }
+        : { regex: new RegExp(literal.replace(/[.*+?^$\{}()|[\]\\]/g, '\\$&'), 'i') },
+    );
+    compiled = { key, finder: new RegExp(job.source, job.flags), prefilters };
+    return compiled;
+  };
+
+  // Without the u flag only these non-ASCII characters are \s or line terminators (for ^ and $):
+  // U+00A0 (its A0 byte), U+1680, U+2000-200A, U+2028-2029, U+202F, U+205F, U+3000, U+FEFF.
+  const spaceSequences = [[0xe1, 0x9a, 0x80], [0xe2, 0x81, 0x9f], [0xe3, 0x80, 0x80], [0xef, 0xbb, 0xbf]].map((sequence) => Buffer.from(sequence));
+  const generalPunctuation = Buffer.from([0xe2, 0x80]);
+  const hasUnicodeSpace = (view) => {
+    if (view.indexOf(0xa0) !== -1) return true;
+    for (const sequence of spaceSequences) if (view.indexOf(sequence) !== -1) return true;
+    for (let at = view.indexOf(generalPunctuation); at !== -1; at = view.indexOf(generalPunctuation, at + 2)) {
+      const third = view[at + 2];
+      if ((third >= 0x80 && third <= 0x8a) || third === 0xa8 || third === 0xa9 || third === 0xaf) return true;
+    }
+    return false;
+  };
+
+  const cut = (line, column, maxLineChars) => {
     if (line.length <= maxLineChars) return line;
     const start = Math.max(0, Math.min(column - 80, line.length - maxLineChars));
     return (start > 0 ? '…' : '') + line.slice(start, start + maxLineChars) + (start + maxLineChars < line.length ? '…' : '');
   };
-  for (const [fileIndex, relative] of files) {
-    let text;
-    try {
-      const handle = fs.openSync(root + '/' + relative, 'r');
+
+  const search = (job) => {
+    const { root, files, first, stride, maxResults, maxFileBytes, maxLineChars, latin1Safety } = job;
+    const { finder, prefilters } = compile(job);
+    const matches = [];
+    const counts = [];
+    const large = [];
+    let binary = 0;
+    for (let position = 0; position < files.length; position++) {
+      const fileIndex = first + position * stride;
+      let text;
+      let bytes;
+      let ascii;
       try {
-        const size = fs.fstatSync(handle).size;
-        if (size > maxFileBytes) { tooLarge.push(fileIndex); continue; }
-        const bytes = Buffer.allocUnsafe(size);
-        let read = 0;
-        while (read < size) {
-          const got = fs.readSync(handle, bytes, read, size - read, read);
-          if (got === 0) break;
-          read += got;
-        }
-        const view = bytes.subarray(0, read);
+        const view = read(root + '/' + files[position], maxFileBytes);
+        if (view === tooLarge) { large.push(fileIndex); continue; }
         if (view.subarray(0, 8192).includes(0)) { binary += 1; continue; }
-        // An ASCII literal can only match ASCII bytes, so most files are rejected before the
-        // costlier UTF-8 decode: bytes directly, or Latin-1 (1 byte = 1 char) for /i.
-        if (literal !== null) {
-          if (caseSensitive ? view.indexOf(literal) === -1 : !tester.test(view.toString('latin1'))) continue;
+        let latin1 = null;
+        let rejected = false;
+        for (const prefilter of prefilters) {
+          if (prefilter.bytes !== undefined) rejected = view.indexOf(prefilter.bytes) === -1;
+          else rejected = !prefilter.regex.test((latin1 ??= view.toString('latin1')));
+          if (rejected) break;
         }
-        text = view.toString('utf8');
-      } finally {
-        fs.closeSync(handle);
+        if (rejected) continue;
+        ascii = isAscii(view);
+        // Offsets into a Latin-1 view are byte offsets: matched lines are decoded from the bytes.
+        bytes = ascii || latin1Safety === 'always' || (latin1Safety === 'unless-unicode-spaces' && !hasUnicodeSpace(view)) ? view : null;
+        text = bytes !== null ? (latin1 ?? view.toString('latin1')) : view.toString('utf8');
+      } catch {
+        continue;
       }
-    } catch {
-      continue;
+      const wantLines = matches.length < maxResults;
+      let count = 0;
+      let line = 1;
+      let scanned = 0;
+      finder.lastIndex = 0;
+      let match;
+      while ((match = finder.exec(text)) !== null) {
+        const index = match.index;
+        for (let newline = text.indexOf('\n', scanned); newline !== -1 && newline < index; newline = text.indexOf('\n', newline + 1)) {
+          line += 1;
+          scanned = newline + 1;
+        }
+        let lineEnd = text.indexOf('\n', index);
+        if (lineEnd === -1) lineEnd = text.length;
+        count += 1;
+        if (wantLines && matches.length < maxResults) {
+          const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+          const decode = bytes !== null && !ascii;
+          let content = decode ? bytes.toString('utf8', lineStart, lineEnd) : text.slice(lineStart, lineEnd);
+          const column = decode ? bytes.toString('utf8', lineStart, index).length : index - lineStart;
+          if (content.endsWith('\r')) content = content.slice(0, -1);
+          matches.push([fileIndex, line, cut(content, column, maxLineChars)]);
+        }
+        scanned = lineEnd;
+        if (lineEnd >= text.length) break;
+        finder.lastIndex = lineEnd + 1;
+      }
+      if (count > 0) counts.push([fileIndex, count]);
     }
-    if (literal === null && !tester.test(text)) continue;
-    const wantLines = matches.length < maxResults;
-    let count = 0;
-    let line = 1;
-    let scanned = 0;
-    finder.lastIndex = 0;
-    let match;
-    while ((match = finder.exec(text)) !== null) {
-      const index = match.index;
-      for (let newline = text.indexOf('\n', scanned); newline !== -1 && newline < index; newline = text.indexOf('\n', newline + 1)) {
-        line += 1;
-        scanned = newline + 1;
-      }
-      const lineStart = text.lastIndexOf('\n', index - 1) + 1;
-      let lineEnd = text.indexOf('\n', index);
-      if (lineEnd === -1) lineEnd = text.length;
-      count += 1;
-      if (wantLines && matches.length < maxResults) {
-        let content = text.slice(lineStart, lineEnd);
-        if (content.endsWith('\r')) content = content.slice(0, -1);
-        matches.push([fileIndex, line, cut(content, index - lineStart)]);
-      }
-      scanned = lineEnd;
-      if (lineEnd >= text.length) break;
-      finder.lastIndex = lineEnd + 1;
+    return { id: job.id, matches, counts, tooLarge: large, binary };
+  };
+
+  parentPort.on('message', (job) => {
+    let report;
+    try {
+      report = search(job);
+    } catch (error) {
+      report = { id: job.id, error: String((error && error.stack) || error) };
     }
-    counts.push([fileIndex, count]);
-  }
-  parentPort.postMessage({ matches, counts, tooLarge, binary });
+    parentPort.postMessage(report);
+  });
 })();
 `;
