@@ -1,5 +1,3 @@
-import { DeepSeekAdapter } from '../adapters/deepseek/deepseek-adapter.js';
-import { OpenAIAdapter } from '../adapters/openai/openai-adapter.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { UsageError } from './cli-io.js';
 
@@ -31,6 +29,7 @@ export function createCliAdapter(
   if (apiKey === undefined) throw new UsageError(missingKeyMessage);
   const common = { apiKey, ...(flags.baseUrl === undefined ? {} : { baseURL: flags.baseUrl }) };
   if (provider === 'deepseek') {
+    const { DeepSeekAdapter } = await import('../adapters/deepseek/deepseek-adapter.js');
     return new DeepSeekAdapter({ ...common, model: flags.model ?? 'deepseek-v4-flash' });
   }
   if (flags.model === undefined) {
@@ -38,5 +37,6 @@ export function createCliAdapter(
       '--model is required with --provider openai or --base-url (e.g. --model gpt-5-mini, or your local model name).',
     );
   }
+  const { OpenAIAdapter } = await import('../adapters/openai/openai-adapter.js');
   return new OpenAIAdapter({ ...common, model: flags.model });
 }

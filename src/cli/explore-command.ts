@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runExplorer } from '../flows/explorer/run-explorer.js';
 import type { ExplorerDepth } from '../flows/explorer/explorer-depth.js';
 import type { TraceEvent } from '../tracing/trace-events.js';
 import type { CliIo } from './cli-io.js';
@@ -44,7 +43,7 @@ export async function exploreCommand(argv: readonly string[], io: CliIo): Promis
   if (!['shallow', 'normal', 'deep'].includes(values.depth)) {
     throw new UsageError(`--depth ${JSON.stringify(values.depth)} must be shallow, normal or deep.`);
   }
-  const adapter = createCliAdapter(
+  const adapter = await createCliAdapter(
     { provider: values.provider, model: values.model, baseUrl: values['base-url'] },
     io.env,
   );
@@ -55,6 +54,8 @@ export async function exploreCommand(argv: readonly string[], io: CliIo): Promis
   const showProgress = !values.json && io.stderrIsTty;
   if (showProgress) sinks.push(createProgressPrinter({ write: io.stderr }));
   try {
+    // The explorer loads the code tools and the TypeScript compiler: only now that the flags are good.
+    const { runExplorer } = await import('../flows/explorer/run-explorer.js');
     const report = await runExplorer({
       adapter,
       root: values.repo,

@@ -2,15 +2,16 @@ import { ToolOrchestratorError } from '../errors/tool-orchestrator-error.js';
 import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError, exitCodes } from './cli-io.js';
-import { exploreCommand } from './explore-command.js';
 import { helpTexts } from './help-texts.js';
-import { toolCommand } from './tool-command.js';
-import { toolsCommand } from './tools-command.js';
 
-const commands: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
-  tool: toolCommand,
-  tools: toolsCommand,
-  explore: exploreCommand,
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+// Loaded on demand: the code tools pull in the TypeScript compiler and `explore` the openai client,
+// which would slow `--help` and usage errors down to most of a second.
+const commands: Record<string, () => Promise<Command>> = {
+  tool: async () => (await import('./tool-command.js')).toolCommand,
+  tools: async () => (await import('./tools-command.js')).toolsCommand,
+  explore: async () => (await import('./explore-command.js')).exploreCommand,
 };
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to its exit code. */
@@ -20,14 +21,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(`${helpTexts.main}\n`);
     return command === undefined ? exitCodes.usage : exitCodes.ok;
   }
-  const handler = commands[command];
-  if (handler === undefined) {
+  const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
+  if (load === undefined) {
     io.stderr(
       `tool-orchestrator: unknown command ${JSON.stringify(command)}. Commands: ${Object.keys(commands).join(', ')}. See --help.\n`,
     );
     return exitCodes.usage;
   }
   try {
+    const handler = await load();
     return await handler(rest, io);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error) || error instanceof MissingApiKeyError) {
