@@ -12,11 +12,14 @@ const missingKeyMessage = `no API key. Set DEEPSEEK_API_KEY (DeepSeek) or OPENAI
 or point --base-url at a local OpenAI-compatible server (Ollama, vLLM, llama.cpp), which needs no key:
   tool-orchestrator explore "..." --repo . --base-url http://127.0.0.1:11434/v1 --model qwen3`;
 
-/** Chooses and builds the adapter from flags and environment; a usage error when no route works. */
-export function createCliAdapter(
+/**
+ * Chooses and builds the adapter from flags and environment; a usage error when no route works.
+ * The adapters (and the openai client) load only once the flags and the key are known to be usable.
+ */
+export async function createCliAdapter(
   flags: CliAdapterFlags,
   env: Readonly<Record<string, string | undefined>>,
-): ModelAdapter {
+): Promise<ModelAdapter> {
   const provider =
     flags.provider ?? (env['DEEPSEEK_API_KEY'] && flags.baseUrl === undefined ? 'deepseek' : 'openai');
   if (provider !== 'deepseek' && provider !== 'openai') {
