@@ -23,7 +23,7 @@ const multiply = defineTool({
 const adapter = new OpenAIAdapter({
   model,
   baseURL,
-  apiKey: process.env['OPENAI_API_KEY'] ?? 'not-needed',
+  apiKey: process.env['OPENAI_API_KEY'] || 'not-needed',
   maxRetries: 1,
 });
 const orchestrator = new ToolOrchestrator(adapter, { multiply }, { maxTurns: 5, stream: true });

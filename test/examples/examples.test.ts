@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { chunk, startFakeOpenAIServer } from '../adapters/fake-openai-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -73,4 +74,53 @@ describe('examples run as written', () => {
       expect(result.stderr).toMatch(/(OPENAI|DEEPSEEK)_API_KEY/);
     });
   }
+
+  it('any-openai-compatible runs against a local OpenAI-compatible server', async () => {
+    const server = await startFakeOpenAIServer([
+      {
+        type: 'sse',
+        items: [
+          chunk({
+            role: 'assistant',
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'multiply', arguments: '{"a":17,' },
+              },
+            ],
+          }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '"b":23}' } }] }),
+          chunk({}, { finish_reason: 'tool_calls' }),
+        ],
+      },
+      {
+        type: 'sse',
+        items: [
+          chunk({ role: 'assistant', content: '17 * 23 = ' }),
+          chunk({ content: '391' }),
+          chunk({}, { finish_reason: 'stop' }),
+        ],
+      },
+    ]);
+    try {
+      const result = await runExample('any-openai-compatible', [], {
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_MODEL: 'local-model',
+      });
+      expect(result.stderr).not.toMatch(/Error/);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('17 * 23 = 391');
+      expect(result.stdout).toContain('[final] 2 turns');
+      const second = server.requests[1]?.body as {
+        model: string;
+        messages: { role: string; content: string }[];
+      };
+      expect(second.model).toBe('local-model');
+      expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: '391' });
+    } finally {
+      await server.close();
+    }
+  });
 });
