@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { OpenAIAdapter } from 'tool-orchestrator/openai';
 import { defineTool, ModelProviderError, ToolOrchestrator } from 'tool-orchestrator';
 
-const baseURL = process.env['OPENAI_BASE_URL'] ?? 'http://localhost:11434/v1';
-const model = process.env['OPENAI_MODEL'] ?? 'qwen3:8b';
+const baseURL = process.env['OPENAI_BASE_URL'] || 'http://localhost:11434/v1';
+const model = process.env['OPENAI_MODEL'] || 'qwen3:8b';
 
 const multiply = defineTool({
   name: 'multiply',

@@ -13,8 +13,9 @@ const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 function runExample(
   name: string,
   args: readonly string[] = [],
+  extraEnv: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+  const env = { ...process.env, DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...extraEnv };
   return new Promise((resolve) => {
     execFile(
       process.execPath,
