@@ -46,7 +46,7 @@ export async function runChild<Result>(
       const missingBuild = /Cannot find (module|package) '[^']*tool-orchestrator/.test(
         (error as Error).message,
       );
-      if (!missingBuild || attempt >= 4) throw error;
+      if (!missingBuild || attempt >= 12) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5000));
     }
   }

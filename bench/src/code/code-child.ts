@@ -40,6 +40,8 @@ export interface CodeChildResult {
     readonly pattern: string;
     readonly oursMs: number;
     readonly ripgrepMs: number;
+    /** `rg --version` spawned the same way: the fixed cost of running rg from Node. */
+    readonly ripgrepSpawnMs: number;
     readonly oursMatches: number;
     readonly ripgrepMatches: number;
   }[];
@@ -137,6 +139,7 @@ async function measure(options: CodeChildOptions): Promise<CodeChildResult> {
     for (const pattern of options.queries ?? []) {
       const ours: number[] = [];
       const ripgrep: number[] = [];
+      const spawns: number[] = [];
       let oursMatches = 0;
       let ripgrepMatches = 0;
       // One untimed call each first (file cache, JIT), then alternate.
@@ -152,16 +155,22 @@ async function measure(options: CodeChildOptions): Promise<CodeChildResult> {
         });
         const rgMs = performance.now() - started;
         if (rg.error !== undefined) throw rg.error;
+        // The cost of starting rg at all, to estimate its search time without the spawn.
+        const spawnStarted = performance.now();
+        spawnSync('rg', ['--version'], { cwd: options.root, encoding: 'utf8' });
+        const spawnMs = performance.now() - spawnStarted;
         ripgrepMatches = rg.stdout.split('\n').filter((line) => line !== '').length;
         if (repeat >= 0) {
           ours.push(result.ms);
           ripgrep.push(rgMs);
+          spawns.push(spawnMs);
         }
       }
       searches.push({
         pattern,
         oursMs: median(ours),
         ripgrepMs: median(ripgrep),
+        ripgrepSpawnMs: median(spawns),
         oursMatches,
         ripgrepMatches,
       });

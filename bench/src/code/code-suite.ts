@@ -150,7 +150,7 @@ export async function runCodeSuite(
           (result) => result.mode === 'search' && result.root === corpus.searchRoot,
         );
         if (matching.some((result) => !result.ok) || matching.length === 0) {
-          searchRows.push([corpus.name, `\`${pattern}\``, 'failed', '', '', '']);
+          searchRows.push([corpus.name, `\`${pattern}\``, 'failed', '', '', '', '', '']);
           continue;
         }
         const entries = matching.map((result) =>
@@ -158,6 +158,7 @@ export async function runCodeSuite(
         );
         const ours = median(entries.map((entry) => entry.oursMs));
         const rg = median(entries.map((entry) => entry.ripgrepMs));
+        const rgWork = median(entries.map((entry) => entry.ripgrepMs - entry.ripgrepSpawnMs));
         const last = entries.at(-1)!;
         searchRows.push([
           corpus.name,
@@ -166,6 +167,8 @@ export async function runCodeSuite(
           ms(ours),
           ms(rg),
           formatRatio(ours, rg),
+          ms(rgWork),
+          formatRatio(ours, rgWork),
         ]);
       }
     }
@@ -206,8 +209,10 @@ export async function runCodeSuite(
               'pattern (case-insensitive)',
               'matched lines ours / rg',
               'search_text',
-              'rg',
+              'rg (spawned)',
               'ours / rg',
+              'rg minus its spawn',
+              'ours / (rg minus spawn)',
             ],
             searchRows,
           ),
