@@ -158,9 +158,7 @@ export class ToolRunner {
       }
       runSignal?.addEventListener('abort', onAbort, { once: true });
       try {
-        Promise.resolve(
-          tool.execute(input, callContext(context, toolCallId, controller.signal)),
-        ).then(
+        Promise.resolve(tool.execute(input, callContext(context, toolCallId, controller.signal))).then(
           (value) => {
             cleanup();
             resolve(value);
