@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import type ts from 'typescript';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxLimits } from '../sandbox/sandbox-defaults.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
@@ -6,10 +6,9 @@ import type { CodeSymbol, ImportRecord, ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
-import { IndexLanguageServiceHost } from './language-service-host.js';
+import type { IndexLanguageServiceHost } from './language-service-host.js';
+import { loadCodeIndexEngine } from './load-code-index-engine.js';
 import { ProjectFiles } from './project-files.js';
-import { findDefinitions } from './definitions.js';
-import { findReferences } from './references.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
 import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
@@ -49,6 +48,7 @@ export interface QueryOptions {
  * A lazily built code index of a repository: per-file symbols, structure and imports
  * (cached by mtime and size), and a long-lived TypeScript language service over the
  * repo's JS/TS files for exact definitions and references. Other languages get regex symbols.
+ * The TypeScript compiler is loaded by the first query, not by constructing the index.
  *
  * @example
  * const index = new CodeIndex({ root: '.' });
@@ -59,7 +59,7 @@ export class CodeIndex {
   readonly root: string;
   readonly #sandbox: CodeIndexSandbox;
   readonly #files: ProjectFiles;
-  readonly #host: IndexLanguageServiceHost;
+  #host: IndexLanguageServiceHost | undefined;
   #service: ts.LanguageService | undefined;
   /** Reference answers of the current file generation: same file versions, same answer. */
   readonly #answers = new Map<string, ReferencesResult>();
@@ -84,11 +84,10 @@ export class CodeIndex {
     this.root = this.#sandbox.root;
     const maxFileBytes =
       options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
-    this.#files = new ProjectFiles(this.#sandbox, maxFileBytes);
-    this.#host = new IndexLanguageServiceHost({
-      root: this.root,
-      scriptFiles: () => this.#files.scriptFiles(),
-      versionOf: (path) => this.#files.versionOf(path),
+    this.#files = new ProjectFiles({
+      sandbox: this.#sandbox,
+      maxFileBytes,
+      loadParser: async () => (await loadCodeIndexEngine()).parseFile,
     });
   }
 
@@ -123,7 +122,8 @@ export class CodeIndex {
     name: string,
     options: { readonly path?: string } & QueryOptions = {},
   ): Promise<DefinitionLocation[]> {
-    return findDefinitions(await this.#context(options.signal), name, normalize(options.path));
+    const [engine, context] = await Promise.all([loadCodeIndexEngine(), this.#context(options.signal)]);
+    return engine.findDefinitions(context, name, normalize(options.path));
   }
 
   /** Every reference to the declarations of `name`, grouped by file and capped. */
@@ -131,13 +131,13 @@ export class CodeIndex {
     name: string,
     options: FindReferencesOptions & QueryOptions = {},
   ): Promise<ReferencesResult> {
-    const context = await this.#context(options.signal);
+    const [engine, context] = await Promise.all([loadCodeIndexEngine(), this.#context(options.signal)]);
     const path = normalize(options.path);
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
     const readText = async (file: string): Promise<string> => (await this.#sandbox.readText(file)).text;
-    const result = await findReferences(
+    const result = await engine.findReferences(
       context,
       name,
       { ...options, ...(path === undefined ? {} : { path }) },
@@ -188,16 +188,22 @@ export class CodeIndex {
   }
 
   async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
-    const files = await this.#files.parseAll(signal);
+    // Start loading the compiler while the repo is listed and stat'ed.
+    const [engine, files] = await Promise.all([loadCodeIndexEngine(), this.#files.parseAll(signal)]);
     if (this.#answersGeneration !== this.#files.generation) {
       this.#answers.clear();
       this.#answersGeneration = this.#files.generation;
     }
+    const host = (this.#host ??= new engine.IndexLanguageServiceHost({
+      root: this.root,
+      scriptFiles: () => this.#files.scriptFiles(),
+      versionOf: (path) => this.#files.versionOf(path),
+    }));
     return {
       files,
       byPath: new Map(files.map((file) => [file.path, file])),
-      host: this.#host,
-      service: () => (this.#service ??= ts.createLanguageService(this.#host, ts.createDocumentRegistry())),
+      host,
+      service: () => (this.#service ??= engine.createIndexLanguageService(host)),
     };
   }
 }

@@ -1,14 +1,18 @@
-import ts from 'typescript';
+/**
+ * The name of a JS/TS file's `ts.ScriptKind` member. A name rather than the enum's value, so
+ * this module (used by the listing side of the index) does not load the TypeScript compiler.
+ */
+export type ScriptKindName = 'TS' | 'TSX' | 'JS' | 'JSX';
 
-const scriptKinds: Readonly<Record<string, ts.ScriptKind>> = {
-  '.ts': ts.ScriptKind.TS,
-  '.mts': ts.ScriptKind.TS,
-  '.cts': ts.ScriptKind.TS,
-  '.tsx': ts.ScriptKind.TSX,
-  '.js': ts.ScriptKind.JS,
-  '.mjs': ts.ScriptKind.JS,
-  '.cjs': ts.ScriptKind.JS,
-  '.jsx': ts.ScriptKind.JSX,
+const scriptKinds: Readonly<Record<string, ScriptKindName>> = {
+  '.ts': 'TS',
+  '.mts': 'TS',
+  '.cts': 'TS',
+  '.tsx': 'TSX',
+  '.js': 'JS',
+  '.mjs': 'JS',
+  '.cjs': 'JS',
+  '.jsx': 'JSX',
 };
 
 const fallbackLanguages: Readonly<Record<string, string>> = {
@@ -37,9 +41,9 @@ function extensionOf(path: string): string {
   return dot > slash + 1 ? path.slice(dot).toLowerCase() : '';
 }
 
-/** The compiler's script kind for a JS/TS file, or `undefined` for any other file. */
-export function scriptKindOf(path: string): ts.ScriptKind | undefined {
-  if (path.endsWith('.d.ts') || path.endsWith('.d.mts') || path.endsWith('.d.cts')) return ts.ScriptKind.TS;
+/** The compiler's script kind (as a `ts.ScriptKind` member name) for a JS/TS file, or `undefined` for any other file. */
+export function scriptKindOf(path: string): ScriptKindName | undefined {
+  if (path.endsWith('.d.ts') || path.endsWith('.d.mts') || path.endsWith('.d.cts')) return 'TS';
   return scriptKinds[extensionOf(path)];
 }
 
@@ -51,7 +55,7 @@ export function isScriptFile(path: string): boolean {
 /** The language name of a file, e.g. `typescript`, `javascript`, `python`, or `undefined` when unsupported. */
 export function languageOf(path: string): string | undefined {
   const kind = scriptKindOf(path);
-  if (kind === ts.ScriptKind.TS || kind === ts.ScriptKind.TSX) return 'typescript';
+  if (kind === 'TS' || kind === 'TSX') return 'typescript';
   if (kind !== undefined) return 'javascript';
   return fallbackLanguages[extensionOf(path)];
 }

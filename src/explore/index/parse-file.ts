@@ -28,7 +28,7 @@ export function parseFile(path: string, text: string): ParsedFile | undefined {
     text,
     { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
     true,
-    scriptKind,
+    ts.ScriptKind[scriptKind],
   );
   const symbols = collectSymbols(sourceFile);
   const exports: ExportRecord[] = [];

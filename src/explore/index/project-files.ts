@@ -3,9 +3,20 @@ import { posix } from 'node:path';
 import type { ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
-import { parseFile } from './parse-file.js';
 
 const statConcurrency = 64;
+
+/** Parses one file's text (`parseFile`); `undefined` for files in no supported language. */
+export type FileParser = (path: string, text: string) => ParsedFile | undefined;
+
+/** Options of {@link ProjectFiles}. */
+export interface ProjectFilesOptions {
+  readonly sandbox: CodeIndexSandbox;
+  /** Larger files are not indexed. */
+  readonly maxFileBytes: number;
+  /** Resolves the parser on each parse-cache miss; it should cache, as it is called per file. */
+  readonly loadParser: () => Promise<FileParser>;
+}
 
 interface CachedParse {
   readonly version: string;
@@ -19,15 +30,17 @@ interface CachedParse {
 export class ProjectFiles {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
+  readonly #loadParser: () => Promise<FileParser>;
   #listing: Promise<readonly string[]> | undefined;
   #versions = new Map<string, string>();
   #scriptFiles: readonly string[] = [];
   readonly #parses = new Map<string, CachedParse>();
   #generation = 0;
 
-  constructor(sandbox: CodeIndexSandbox, maxFileBytes: number) {
-    this.#sandbox = sandbox;
-    this.#maxFileBytes = maxFileBytes;
+  constructor(options: ProjectFilesOptions) {
+    this.#sandbox = options.sandbox;
+    this.#maxFileBytes = options.maxFileBytes;
+    this.#loadParser = options.loadParser;
   }
 
   /** Bumped whenever a `revalidate` sees a file added, removed or changed: answers cached under one generation stay exact. */
@@ -91,7 +104,10 @@ export class ProjectFiles {
     const version = `${info.mtimeMs}:${info.size}`;
     const cached = this.#parses.get(path);
     if (cached?.version === version) return cached.file;
-    const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
+    const [{ text }, parseFile] = await Promise.all([
+      this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes }),
+      this.#loadParser(),
+    ]);
     const file = parseFile(path, text);
     this.#parses.set(path, { version, file });
     return file;
@@ -115,6 +131,7 @@ export class ProjectFiles {
     const version = this.#versions.get(path);
     const cached = this.#parses.get(path);
     if (cached !== undefined && cached.version === version) return cached.file;
+    const parseFile = await this.#loadParser();
     try {
       const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
       const file = parseFile(path, text);
