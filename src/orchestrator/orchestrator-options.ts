@@ -23,6 +23,11 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
   readonly stopWhen?: StopCondition | readonly StopCondition[];
   /** @default 'return' */
   readonly onMaxTurns?: OnMaxTurns;
+  /**
+   * With `onMaxTurns: 'final_answer'`, appended as a user message before the last call, e.g.
+   * `'Without calling tools, summarize what you found.'` @default none: the transcript goes as it is
+   */
+  readonly finalAnswerPrompt?: string;
   /** Aborts every run of this orchestrator; a run's own `signal` is combined with it. */
   readonly signal?: AbortSignal;
   /** Use `adapter.stream()` and emit `content_delta`, `reasoning_delta` and `tool_call_delta` events. @default false */

@@ -211,6 +211,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   /** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */
   async #finalAnswer(state: RunState): Promise<void> {
     state.trace.turn = state.turns;
+    const prompt = this.#options.finalAnswerPrompt;
+    if (prompt !== undefined) state.messages.push({ role: 'user', content: prompt });
     const response = await callModelStep(state, {
       adapter: this.adapter,
       tools: this.tools,

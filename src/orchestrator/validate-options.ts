@@ -63,6 +63,13 @@ export function validateOrchestratorInput(
       message: `must be one of ${onMaxTurnsValues.map((value) => `'${value}'`).join(', ')}.`,
     });
   }
+  if (options.finalAnswerPrompt !== undefined && typeof options.finalAnswerPrompt !== 'string') {
+    throw new InvalidArgumentError({
+      argument: 'finalAnswerPrompt',
+      value: options.finalAnswerPrompt,
+      message: 'must be a string, or left out.',
+    });
+  }
   if (options.stream === true && typeof adapter.stream !== 'function') {
     throw new InvalidArgumentError({
       argument: 'stream',

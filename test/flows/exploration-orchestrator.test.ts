@@ -87,6 +87,10 @@ describe('ExplorationOrchestrator over axios', () => {
     expect(last.options.toolChoice).toBe('none');
     expect(last.messages.at(-1)).toEqual({ role: 'user', content: maxStepsSummaryRequest });
     expect(explorer.memory.at(-1)).toEqual({ role: 'assistant', content: summary });
+    // The summary call is traced like any other model call.
+    const summaryCall = events.filter((event) => event.type === 'llm_call').at(-1);
+    expect(summaryCall?.data).toMatchObject({ finalAnswer: true });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', data: { turns: 6, stopReason: 'max_turns' } });
   });
 
   it('gives the model an error for a missing file and keeps exploring', async () => {

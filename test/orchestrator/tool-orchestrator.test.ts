@@ -144,6 +144,32 @@ describe('ToolOrchestrator', () => {
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'The answer is 4' });
   });
 
+  it('appends finalAnswerPrompt as a user message before the final-answer call', async () => {
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['add', { a: 1, b: 1 }]]),
+      ScriptedAdapter.text('Summary: 1 + 1 = 2'),
+    ]);
+    const result = await new ToolOrchestrator(
+      adapter,
+      { add },
+      {
+        maxTurns: 1,
+        onMaxTurns: 'final_answer',
+        finalAnswerPrompt: 'Stop calling tools and summarize.',
+      },
+    ).run([user('go')]);
+    expect(adapter.calls[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Stop calling tools and summarize.',
+    });
+    expect(adapter.calls[1]!.options.toolChoice).toBe('none');
+    expect(result.messages.slice(-2)).toEqual([
+      { role: 'user', content: 'Stop calling tools and summarize.' },
+      { role: 'assistant', content: 'Summary: 1 + 1 = 2' },
+    ]);
+    expect(result.content).toBe('Summary: 1 + 1 = 2');
+  });
+
   it("throws MaxTurnsExceededError with the partial result for onMaxTurns: 'throw'", async () => {
     const adapter = new ScriptedAdapter([ScriptedAdapter.toolCalls([['add', { a: 1, b: 1 }]])]);
     const run = new ToolOrchestrator(adapter, { add }, { maxTurns: 1, onMaxTurns: 'throw' }).run([

@@ -100,7 +100,9 @@ export class ExplorationOrchestrator {
     const orchestrator = new ToolOrchestrator(this.#options.adapter, registry, {
       maxTurns: this.maxSteps,
       stopWhen: toolCalled(finishExplorationToolName),
-      onMaxTurns: 'return',
+      // At maxSteps: one traced call with tools off that asks for what was learned so far.
+      onMaxTurns: 'final_answer',
+      finalAnswerPrompt: maxStepsSummaryRequest,
       ...(this.#options.traceEmitter === undefined ? {} : { traceEmitter: this.#options.traceEmitter }),
       ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
     });
@@ -109,35 +111,21 @@ export class ExplorationOrchestrator {
       explorationSystemPrompt(prompt, this.repoRoot),
       options.signal === undefined ? {} : { signal: options.signal },
     );
+    const reachedMaxSteps = result.stopReason === 'max_turns';
     this.memory = result.messages;
     this.traces = result.traces;
     this.stopReason = result.stopReason;
-    this.steps = result.turns;
+    // `turns` counts the summary call at the limit too; steps are the calls with tools on.
+    this.steps = reachedMaxSteps ? result.turns - 1 : result.turns;
     this.explorationComplete = summary !== undefined;
     this.understanding = summary ?? result.content;
-    if (result.stopReason === 'max_turns') {
+    if (reachedMaxSteps) {
       this.#options.logger?.warn(
         `Exploration reached maxSteps (${this.maxSteps}) before the model called finish_exploration; ` +
           'the understanding is a summary made with tools off. Raise maxSteps for a complete exploration.',
       );
-      const signals = [options.signal, this.#options.signal].filter((signal) => signal !== undefined);
-      this.understanding = await this.#summarize(
-        orchestrator,
-        signals.length === 0 ? undefined : AbortSignal.any(signals),
-      );
     }
     return this.understanding;
-  }
-
-  /** The last call at `maxSteps`: tools off, asking for what was learned so far. */
-  async #summarize(orchestrator: ToolOrchestrator, signal: AbortSignal | undefined): Promise<string> {
-    this.memory.push({ role: 'user', content: maxStepsSummaryRequest });
-    const response = await this.#options.adapter.call(this.memory, orchestrator.tools, {
-      toolChoice: 'none',
-      ...(signal === undefined ? {} : { signal }),
-    });
-    this.memory.push({ role: 'assistant', content: response.content ?? '' });
-    return response.content ?? '';
   }
 }
 
