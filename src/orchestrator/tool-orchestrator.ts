@@ -143,12 +143,13 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
             ? { code: (error as { code: string }).code }
             : {}),
         });
-        this.#end(state, 'error');
+        this.#emitEnd(state, 'error');
         throw error;
       }
       stopReason = 'aborted';
     }
-    const result = this.#end(state, stopReason);
+    this.#emitEnd(state, stopReason);
+    const result = this.#result(state, stopReason);
     if (stopReason === 'max_turns' && onMaxTurns === 'throw')
       throw new MaxTurnsExceededError({ maxTurns, result });
     return result;
@@ -230,24 +231,27 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     state.messages.push(assistantMessage(response, []));
   }
 
-  #end(state: RunState, stopReason: StopReason | 'error'): RunResult {
+  #emitEnd(state: RunState, stopReason: StopReason | 'error'): void {
     state.trace.emit('run_end', {
       stopReason,
       turns: state.turns,
       usage: state.usage,
       durationMs: this.#now() - state.startedAt,
     });
-    const content = stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? '');
+  }
+
+  #result(state: RunState, stopReason: StopReason): RunResult {
     return {
-      content,
+      content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
       traces: state.trace.traces,
       messages: state.messages,
-      stopReason: stopReason === 'error' ? 'final' : stopReason,
+      stopReason,
       turns: state.turns,
       usage: state.usage,
       runId: state.runId,
     };
   }
+
 }
 
 function combineSignals(
