@@ -251,7 +251,6 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       runId: state.runId,
     };
   }
-
 }
 
 function combineSignals(
