@@ -298,6 +298,59 @@ describe("the adapter's own retries", () => {
   });
 });
 
+describe('one maxRetries budget, whoever retries first', () => {
+  const serverError: FakeResponse = {
+    type: 'json',
+    status: 500,
+    body: errorBody('boom', 'server_error', null),
+    headers: { 'retry-after': '0' },
+  };
+  const blank: FakeResponse = { type: 'json', body: '' };
+
+  it("counts the client's own retries against the budget in call()", async () => {
+    // The client spends both retries on the 500s; the blank 200 that follows is not retried again.
+    server.enqueue(serverError, serverError, blank, serverError, blank, blank, ok);
+    const adapter = new OpenAIAdapter({
+      model: 'm',
+      client: clientWith(5),
+      maxRetries: 2,
+      retryBaseDelayMs: 0,
+    });
+    expect(await failure(adapter.call(user, []))).toBeInstanceOf(EmptyResponseError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("counts the client's own retries against the budget in stream()", async () => {
+    server.enqueue(serverError, serverError, blank, serverError, blank, blank, ok);
+    const adapter = new OpenAIAdapter({
+      model: 'm',
+      client: clientWith(5),
+      maxRetries: 2,
+      retryBaseDelayMs: 0,
+    });
+    const consume = async (): Promise<void> => {
+      for await (const _event of adapter.stream(user, [])) void _event;
+    };
+    expect(await failure(consume())).toBeInstanceOf(EmptyResponseError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry OpenAI's insufficient_quota 429", async () => {
+    const quota: FakeResponse = {
+      type: 'json',
+      status: 429,
+      body: errorBody('You exceeded your current quota.', 'insufficient_quota', 'insufficient_quota'),
+      headers: { 'retry-after': '0' },
+    };
+    server.enqueue(quota, quota, quota);
+    const adapter = new OpenAIAdapter({ model: 'm', client: clientWith(2) });
+    const error = await failure(adapter.call(user, []));
+    expect(error).toBeInstanceOf(InsufficientBalanceError);
+    expect(error.retryable).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('abort', () => {
   it('passes the signal to the HTTP request', async () => {
     server.enqueue({ type: 'json', body: completion({ content: 'late' }), delayMs: 10_000 });

@@ -314,6 +314,35 @@ describe('stream', () => {
     await expect(outcome).rejects.toMatchObject({ name: 'AbortError' });
     expect(seen).toEqual(['a']);
   });
+  it('stops between two deltas of one chunk when the consumer aborts', async () => {
+    server.enqueue({
+      type: 'sse',
+      items: [
+        chunk(
+          {
+            role: 'assistant',
+            tool_calls: [
+              { index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
+              { index: 1, id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } },
+            ],
+          },
+          { finish_reason: 'tool_calls' },
+        ),
+      ],
+    });
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const outcome = (async () => {
+      for await (const event of new OpenAIAdapter({ model: 'm', client }).stream(user, [], {
+        signal: controller.signal,
+      })) {
+        if (event.type === 'tool_call_delta') seen.push(event.index);
+        controller.abort();
+      }
+    })();
+    await expect(outcome).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toEqual([0]);
+  });
 });
 
 describe('usage', () => {

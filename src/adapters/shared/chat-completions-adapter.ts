@@ -14,6 +14,8 @@ import type {
   ModelToolDefinition,
 } from '../../model/model-adapter.js';
 import { abortReason, sleep } from './abort-reason.js';
+import { countingFetchOptions, withAttemptCounting } from './attempt-counting-client.js';
+import type { AttemptCounter } from './attempt-counting-client.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
 import type { ProviderDefaults } from './create-client.js';
@@ -32,9 +34,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly client: OpenAI;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
+  /** `client` with a `fetch` that counts attempts, so our retries and the client's share one budget. */
+  private readonly countingClient: OpenAI;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
     this.client = createClient(options, defaults);
+    this.countingClient = withAttemptCounting(this.client);
     this.options = options;
     this.defaults = defaults;
     this.provider = defaults.provider;
@@ -58,11 +63,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     const signal = options.signal;
     let retriesLeft = this.maxRetries;
     for (let retry = 0; ; retry += 1) {
+      const counter: AttemptCounter = { attempts: 0 };
       try {
-        const response = await this.client.chat.completions
+        const response = await this.countingClient.chat.completions
           .create(
             body as unknown as ChatCompletionCreateParamsNonStreaming,
-            this.requestOptions(signal, retriesLeft),
+            this.requestOptions(signal, retriesLeft, counter),
           )
           .asResponse();
         const requestId = response.headers.get('x-request-id') ?? undefined;
@@ -71,7 +77,8 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         return result;
       } catch (error) {
         const failure = this.toFailure(error, signal);
-        if (!this.isOurRetry(failure) || retriesLeft === 0) throw failure;
+        retriesLeft -= clientRetries(counter);
+        if (!this.isOurRetry(failure) || retriesLeft <= 0) throw failure;
         retriesLeft -= 1;
         await sleep(this.retryDelay(retry), signal);
       }
@@ -93,12 +100,13 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     let retriesLeft = this.maxRetries;
     for (let retry = 0; ; retry += 1) {
       const accumulator = new StreamAccumulator();
+      const counter: AttemptCounter = { attempts: 0 };
       let emitted = false;
       try {
-        const { data, response } = await this.client.chat.completions
+        const { data, response } = await this.countingClient.chat.completions
           .create(
             body as unknown as ChatCompletionCreateParamsStreaming,
-            this.requestOptions(signal, retriesLeft),
+            this.requestOptions(signal, retriesLeft, counter),
           )
           .withResponse();
         const requestId = response.headers.get('x-request-id') ?? undefined;
@@ -106,6 +114,8 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
           // Leaving the loop aborts the HTTP request; the client ends the iteration silently on abort.
           if (isAborted(signal)) break;
           for (const event of accumulator.push(chunk)) {
+            // One chunk can hold several deltas: stop between them too.
+            if (isAborted(signal)) break;
             emitted = true;
             yield event;
           }
@@ -126,8 +136,9 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         return;
       } catch (error) {
         const failure = this.toFailure(error, signal);
+        retriesLeft -= clientRetries(counter);
         // Once deltas are out, a retry would emit them twice: the caller decides.
-        if (emitted || !this.isOurRetry(failure) || retriesLeft === 0) throw failure;
+        if (emitted || !this.isOurRetry(failure) || retriesLeft <= 0) throw failure;
         retriesLeft -= 1;
         await sleep(this.retryDelay(retry), signal);
       }
@@ -138,8 +149,16 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     return this.options.maxRetries ?? this.client.maxRetries;
   }
 
-  private requestOptions(signal: AbortSignal | undefined, maxRetries: number): OpenAI.RequestOptions {
-    return { maxRetries, ...(signal === undefined ? {} : { signal }) };
+  private requestOptions(
+    signal: AbortSignal | undefined,
+    maxRetries: number,
+    counter: AttemptCounter,
+  ): OpenAI.RequestOptions {
+    return {
+      maxRetries,
+      fetchOptions: countingFetchOptions(counter),
+      ...(signal === undefined ? {} : { signal }),
+    };
   }
 
   private checkFinishReason(result: ModelResponse): void {
@@ -172,6 +191,11 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   private retryDelay(retry: number): number {
     return Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000);
   }
+}
+
+/** Retries the client made itself within one call: attempts beyond the first. */
+function clientRetries(counter: AttemptCounter): number {
+  return Math.max(0, counter.attempts - 1);
 }
 
 function isAborted(signal: AbortSignal | undefined): signal is AbortSignal {
