@@ -39,9 +39,79 @@ describe('built-in context providers', () => {
     const [ok, outside, option] = results;
     expect(ok).toMatchObject({ ok: true });
     // The marker arrives as one argv entry: no shell ever sees it.
-    expect(ok?.ok && ok.content).toContain('exit code 0\n["a.test.js","-t","adds; rm -rf /"]');
+    expect(ok?.ok && ok.content).toContain('exit code 0\n["./a.test.js","-t","adds; rm -rf /"]');
     expect(outside).toMatchObject({ ok: false, error: expect.stringContaining('..') });
     expect(option).toMatchObject({ ok: false, error: expect.stringContaining('looks like an option') });
+  });
+
+  it('refuses options hidden in a path that resolves to one, or in the marker; normal values pass as one argument', async () => {
+    const root = await repo();
+    const providers = createContextProviders({
+      root,
+      commands: { run_tests: { ...echoArgs, markerFlag: '-t' }, lint_check: echoArgs },
+    });
+    const { results } = await fulfillContextRequests(
+      {
+        requests: [
+          { provider: 'run_tests', params: { path: './--config=/tmp/evil.mjs' }, reason: 'r' },
+          { provider: 'run_tests', params: { marker: '--reporter=/tmp/evil.js' }, reason: 'r' },
+          { provider: 'lint_check', params: { files: ['a.test.js', 'x/../-rf'] }, reason: 'r' },
+          { provider: 'run_tests', params: { path: '.', marker: 'adds - and subtracts' }, reason: 'r' },
+          { provider: 'lint_check', params: { files: ['a.test.js'] }, reason: 'r' },
+        ],
+      },
+      { providers },
+    );
+    const [hiddenPath, optionMarker, hiddenFile, rootPath, lintFile] = results;
+    expect(hiddenPath).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('"--config=/tmp/evil.mjs" looks like an option'),
+    });
+    expect(optionMarker).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('marker "--reporter=/tmp/evil.js" starts with "-"'),
+    });
+    expect(hiddenFile).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('"-rf" looks like an option'),
+    });
+    expect(rootPath?.ok && rootPath.content).toContain('exit code 0\n[".","-t","adds - and subtracts"]');
+    // Paths go as ./<path>, a form no command reads as an option (vitest, eslint, pytest accept it).
+    expect(lintFile?.ok && lintFile.content).toContain('exit code 0\n["./a.test.js"]');
+  });
+
+  it('reports a command killed by a signal, or cut off at maxBuffer, as a failure, never as exit code 0', async () => {
+    const root = await repo();
+    const providers = createContextProviders({
+      root,
+      commands: {
+        run_tests: {
+          command: process.execPath,
+          args: ['-e', 'console.log("partial output"); process.kill(process.pid, "SIGKILL")'],
+        },
+        lint_check: {
+          command: process.execPath,
+          args: ['-e', 'process.stdout.write("x".repeat(17 * 1024 * 1024))'],
+        },
+      },
+    });
+    const { results } = await fulfillContextRequests(
+      {
+        requests: [
+          { provider: 'run_tests', params: {}, reason: 'r' },
+          { provider: 'lint_check', params: {}, reason: 'r' },
+        ],
+      },
+      { providers },
+    );
+    const [killed, flooded] = results;
+    expect(killed).toMatchObject({ ok: false, error: expect.stringContaining('was killed by SIGKILL') });
+    expect(killed).toMatchObject({ error: expect.stringContaining('partial output') });
+    expect(flooded).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('ERR_CHILD_PROCESS_STDIO_MAXBUFFER'),
+    });
+    expect(JSON.stringify(results)).not.toContain('exit code 0');
   });
 
   it('refuses a marker when no markerFlag is configured, reports exit codes, and caps output', async () => {

@@ -189,4 +189,30 @@ describe('callExplorationLlm as a serialisable activity', () => {
     expect(adapter.calls[0]!.messages[0]!.content).toContain('- repo_map: A map.');
     expect(adapter.calls[0]!.messages[1]!.content).toContain('(none yet)');
   });
+
+  it('reports the usage of every call, the first one included, when a repair call was made', async () => {
+    const { callExplorationLlm } = await import('../../src/flows/context/call-exploration-llm.js');
+    const usage = (prompt: number, completion: number) => ({
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: prompt + completion,
+      reasoningTokens: 1,
+      cachedPromptTokens: 10,
+    });
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.text('oops', { usage: usage(1_000, 50) }),
+      ScriptedAdapter.text('{"requests": []}', { usage: usage(1_200, 20) }),
+    ]);
+    const input = { task: 't', context: '', providers: [], round: 1, maxRounds: 1 };
+    const output = await callExplorationLlm(input, { adapter });
+    expect(adapter.calls).toHaveLength(2);
+    expect(output.repaired).toBe(true);
+    expect(output.usage).toEqual({
+      promptTokens: 2_200,
+      completionTokens: 70,
+      totalTokens: 2_270,
+      reasoningTokens: 2,
+      cachedPromptTokens: 20,
+    });
+  });
 });

@@ -204,4 +204,33 @@ describe('runExplorer options for a CLI', () => {
       /maxTurns \(0\)/,
     );
   });
+
+  it('traces every model call, report and repair included, into the sink under parentRunId', async () => {
+    const events: TraceEvent[] = [];
+    const child = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['grep_repo', { pattern: 'axios' }]]),
+      ScriptedAdapter.text('not json'),
+      ScriptedAdapter.text(reportText),
+    ]);
+    const value = await runExplorer({
+      adapter: child,
+      root,
+      question: report.question,
+      maxTurns: 1,
+      traceEmitter: (event) => void events.push(event),
+      parentRunId: 'parent-run',
+    });
+    expect(value).toEqual(report);
+    expect(child.calls).toHaveLength(3);
+    const llmCalls = events.filter((event) => event.type === 'llm_call');
+    expect(llmCalls).toHaveLength(child.calls.length);
+    expect(llmCalls.map((event) => event.data.response.content)).toEqual([null, 'not json', reportText]);
+    expect(events.every((event) => event.parentRunId === 'parent-run')).toBe(true);
+    // The report and repair calls still go with tools off, after the report request.
+    expect(child.calls[1]!.options.toolChoice).toBe('none');
+    expect(child.calls[1]!.messages.at(-1)?.content).toContain('budget is spent');
+    expect(child.calls[2]!.options.toolChoice).toBe('none');
+    expect(child.calls[2]!.tools.map((tool) => tool.function.name)).toEqual(['read_file', 'grep_repo']);
+    expect(child.calls[2]!.messages.at(-1)?.content).toContain('not a valid ExplorerReport');
+  });
 });

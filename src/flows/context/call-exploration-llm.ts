@@ -1,4 +1,5 @@
 import type { ModelAdapter } from '../../model/model-adapter.js';
+import { addUsage, emptyUsage } from '../../model/usage.js';
 import type { Usage } from '../../model/usage.js';
 import { generateStructured, jsonSchemaOf } from '../shared/generate-structured.js';
 import { ExplorationInput, ExplorationResponse } from './context-schemas.js';
@@ -14,6 +15,7 @@ export interface ExplorationOutput {
   readonly response: ExplorationResponse;
   /** True when a repair call was needed. */
   readonly repaired: boolean;
+  /** Summed over every call made, the repair call included; absent when no response reported usage. */
   readonly usage?: Usage;
 }
 
@@ -58,6 +60,8 @@ export async function callExplorationLlm(
     structuredOutput: parsed.structuredOutput,
     ...(dependencies.signal === undefined ? {} : { signal: dependencies.signal }),
   });
-  const usage = result.responses.at(-1)?.usage;
+  const usage = result.responses.some((response) => response.usage !== undefined)
+    ? result.responses.reduce((total, response) => addUsage(total, response.usage), emptyUsage)
+    : undefined;
   return { response: result.value, repaired: result.repaired, ...(usage === undefined ? {} : { usage }) };
 }

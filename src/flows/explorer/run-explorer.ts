@@ -1,7 +1,6 @@
 import { isAbortError } from '../../errors/aborted-error.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { Sandbox } from '../../explore/sandbox/sandbox.js';
-import type { ChatMessage } from '../../model/messages.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import { ToolOrchestrator } from '../../orchestrator/tool-orchestrator.js';
 import type { ToolRegistry } from '../../tools/define-tool.js';
@@ -37,7 +36,7 @@ export interface RunExplorerOptions {
   readonly repair?: boolean;
   /** Milliseconds before the child is aborted; 0 means no limit. @default 0 */
   readonly timeoutMs?: number;
-  /** Receives the child's trace events; a parent passes its own sink so they land in one place. */
+  /** Receives the child's trace events, the report and repair calls included; a parent passes its own sink so they land in one place. */
   readonly traceEmitter?: TraceEmitter;
   /** Stamped on the child's events: the parent run's id. */
   readonly parentRunId?: string;
@@ -51,7 +50,10 @@ export interface RunExplorerOptions {
 /**
  * Runs the explorer subagent: a child `ToolOrchestrator` allowed exactly `read_file` and
  * `grep_repo`, that answers with one {@link ExplorerReport}. A fence around the whole JSON is
- * stripped; anything else invalid gets one repair call (unless `repair: false`).
+ * stripped; anything else invalid gets one repair call (unless `repair: false`). When the
+ * budget of turns runs out, the child makes one more call with tools off asking for the report.
+ * Every model call reaches `traceEmitter`: the repair call as a run of its own, stamped with
+ * the same `parentRunId`.
  *
  * @throws {InvalidArgumentError} for a bad depth, timeout, or a `directory` outside `root`.
  * @throws {StructuredOutputError} when the report is invalid (after the repair call, if on).
@@ -106,7 +108,9 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
     options.signal === undefined ? timeout.signal : AbortSignal.any([options.signal, timeout.signal]);
   const child = new ToolOrchestrator(options.adapter, registry, {
     maxTurns,
-    onMaxTurns: 'return',
+    // At the budget: one traced call with tools off that asks for the report.
+    onMaxTurns: 'final_answer',
+    finalAnswerPrompt: explorerReportRequest,
     signal,
     ...(options.stream === undefined ? {} : { stream: options.stream }),
     ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
@@ -116,23 +120,21 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
   try {
     const result = await child.run([{ role: 'user', content: options.question }], system);
     if (timeout.signal.aborted) throw new ExplorerTimeoutError({ timeoutMs, question: options.question });
-    const messages: ChatMessage[] = result.messages;
-    let response = result.stopReason === 'final' ? messages.at(-1) : undefined;
-    let conversation = messages.slice(0, -1);
-    if (response === undefined || response.role !== 'assistant') {
-      if (result.stopReason === 'aborted') signal.throwIfAborted();
-      conversation = [...messages, { role: 'user', content: explorerReportRequest }];
-      const answer = await options.adapter.call(conversation, child.tools, { toolChoice: 'none', signal });
-      response = { role: 'assistant', content: answer.content };
-    }
+    if (result.stopReason === 'aborted') signal.throwIfAborted();
+    // 'final', or 'max_turns' after the report call: the last message is the report.
+    const response = result.messages.at(-1);
+    if (response?.role !== 'assistant')
+      throw new Error(`The explorer's run ended (${result.stopReason}) without an answer from the model.`);
     const { value } = await readStructured({
       adapter: options.adapter,
-      messages: conversation,
+      messages: result.messages.slice(0, -1),
       response: { content: response.content },
       tools: child.tools,
       schema: ExplorerReportSchema,
       schemaName: 'ExplorerReport',
       signal,
+      ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
+      ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       ...(options.repair === undefined ? {} : { repair: options.repair }),
       ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
     });

@@ -2,9 +2,12 @@ import type { ZodType } from 'zod';
 import type { ChatMessage } from '../../model/messages.js';
 import type { ModelAdapter, ModelResponse, ModelToolDefinition } from '../../model/model-adapter.js';
 import { compileSchema } from '../../tools/schema.js';
+import type { TraceEmitter } from '../../tracing/trace-events.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { parseJsonOutput } from './parse-json-output.js';
 import type { ParseJsonOutputOptions } from './parse-json-output.js';
+import { tracedModelCall } from './traced-model-call.js';
+import type { TracedModelCallOptions } from './traced-model-call.js';
 
 /**
  * How the adapter was set up for structured output. The flows add nothing to `ModelAdapter`:
@@ -29,6 +32,14 @@ export interface GenerateStructuredOptions<Value> {
   readonly structuredOutput?: StructuredOutputMode;
   /** How fences are treated. @default { allowFence: true } */
   readonly parse?: ParseJsonOutputOptions;
+  /**
+   * Receives the trace of every model call made here (the first call and the repair call): each
+   * runs through a `ToolOrchestrator` with no tools, as a run of its own with `run_start`,
+   * `llm_call` and `run_end`.
+   */
+  readonly traceEmitter?: TraceEmitter;
+  /** Stamped on those events: the run these calls belong to. */
+  readonly parentRunId?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -70,24 +81,21 @@ export interface ReadStructuredOptions<Value> extends GenerateStructuredOptions<
 
 /**
  * Asks the model for JSON matching `schema` without tools, validates it with zod and, when it
- * fails and `repair` is on, makes one repair call that shows the model its errors.
+ * fails and `repair` is on, makes one repair call that shows the model its errors. Both calls
+ * are traced into `traceEmitter`.
  *
  * @throws {StructuredOutputError} when the output is still invalid.
  */
 export async function generateStructured<Value>(
   options: GenerateStructuredOptions<Value>,
 ): Promise<StructuredResult<Value>> {
-  const response = await options.adapter.call(
-    options.messages,
-    [],
-    options.signal === undefined ? {} : { signal: options.signal },
-  );
+  const response = await tracedModelCall(tracedCallOptions(options, options.messages, []));
   return readStructured({ ...options, response });
 }
 
 /**
  * Validates a response that answers `messages`; when it fails and `repair` is on, makes one
- * repair call showing the model the validation errors.
+ * repair call showing the model the validation errors, traced into `traceEmitter`.
  *
  * @throws {StructuredOutputError} when the output is still invalid.
  */
@@ -121,11 +129,7 @@ export async function readStructured<Value>(
         'Answer again with only the corrected JSON object: no Markdown fence, no text before or after it.',
     },
   ];
-  const tools = options.tools ?? [];
-  const second = await options.adapter.call(repairMessages, tools, {
-    ...(tools.length === 0 ? {} : { toolChoice: 'none' as const }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const second = await tracedModelCall(tracedCallOptions(options, repairMessages, options.tools ?? []));
   const secondCheck = check(second);
   if (secondCheck.ok) return { value: secondCheck.value, responses: [first, second], repaired: true };
   throw new StructuredOutputError({
@@ -134,4 +138,19 @@ export async function readStructured<Value>(
     issues: secondCheck.issues,
     repaired: true,
   });
+}
+
+function tracedCallOptions(
+  options: GenerateStructuredOptions<unknown>,
+  messages: readonly ChatMessage[],
+  tools: readonly ModelToolDefinition[],
+): TracedModelCallOptions {
+  return {
+    adapter: options.adapter,
+    messages,
+    tools,
+    ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
+    ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
 }

@@ -6,9 +6,11 @@ import type { ContextProvider } from '../context-provider.js';
 
 /**
  * A command the caller configures for `run_tests` or `lint_check`. It runs with `execFile`
- * (never a shell); the model only adds repo paths (checked to lie inside the root) and, for
- * tests, a marker after `markerFlag`. Values starting with `-` are refused, so the model
- * cannot add options.
+ * (never a shell); the model only adds repo paths (checked to lie inside the root, passed as
+ * `./<path>`) and, for tests, a marker after `markerFlag`. A path that resolves to a name
+ * starting with `-`, and a marker starting with `-`, are refused, so the model cannot add options.
+ * A command killed by a signal, or that prints more than 16 MiB, fails; any other exit is
+ * reported with its exit code.
  *
  * @example
  * { command: 'npx', args: ['vitest', 'run'], markerFlag: '-t' }
@@ -43,8 +45,14 @@ export function createCommandProvider(
 ): ContextProvider<{ path?: string; marker?: string; files?: string[] }> {
   const { spec, sandbox } = options;
   const repoPath = (path: string): string => {
-    if (path.startsWith('-')) throw new Error(`"${path}" looks like an option; pass a repo-relative path.`);
-    return sandbox.relative(sandbox.resolve(path));
+    // Checked after resolving: "./--config=x" and "a/../-rf" resolve to names that start with "-".
+    const relative = sandbox.relative(sandbox.resolve(path));
+    if (path.startsWith('-') || relative.startsWith('-'))
+      throw new Error(
+        `"${relative}" looks like an option; pass a repo-relative path to a file or directory.`,
+      );
+    // "./" keeps even a name that starts with "-" from being read as an option.
+    return relative === '.' ? '.' : `./${relative}`;
   };
   const argsFor = (params: { path?: string; marker?: string; files?: string[] }): string[] => {
     const extra: string[] = [];
@@ -53,6 +61,10 @@ export function createCommandProvider(
     if (params.marker !== undefined) {
       if (spec.markerFlag === undefined)
         throw new Error('This run_tests command takes no marker; leave marker out, or narrow with path.');
+      if (params.marker.startsWith('-'))
+        throw new Error(
+          `The marker "${params.marker}" starts with "-", so the test runner would read it as an option; pass a test name.`,
+        );
       extra.push(spec.markerFlag, params.marker);
     }
     return [...(spec.args ?? []), ...extra];
@@ -72,6 +84,9 @@ export function createCommandProvider(
   });
 }
 
+/** The most output `execFile` buffers; past it the child is killed. */
+const maxBufferBytes = 16 * 1024 * 1024;
+
 function runCommand(
   spec: CommandSpec,
   args: string[],
@@ -88,25 +103,46 @@ function runCommand(
         cwd,
         shell: false,
         timeout: timeoutMs,
-        maxBuffer: 16 * 1024 * 1024,
+        maxBuffer: maxBufferBytes,
         env: { ...process.env, ...spec.env },
         ...(signal === undefined ? {} : { signal }),
       },
       (error, stdout, stderr) => {
-        const execError = error as (NodeJS.ErrnoException & { killed?: boolean; code?: unknown }) | null;
-        if (execError?.code === 'ENOENT')
-          return reject(new Error(`Command "${spec.command}" was not found; check the configured command.`));
-        if (execError?.killed === true)
-          return reject(
-            new Error(`"${spec.command}" was stopped after ${timeoutMs} ms; narrow it with a path.`),
-          );
-        if (execError?.name === 'AbortError') return reject(execError);
-        const exitCode = typeof execError?.code === 'number' ? execError.code : 0;
+        const execError = error as
+          | (NodeJS.ErrnoException & { killed?: boolean; code?: unknown; signal?: NodeJS.Signals | null })
+          | null;
         const output = `${stdout}${stderr === '' ? '' : `\n[stderr]\n${stderr}`}`.trim();
         const kept =
           output.length > maxOutputChars
             ? `[output cut: first ${output.length - maxOutputChars} characters left out]\n${output.slice(-maxOutputChars)}`
             : output;
+        if (execError?.code === 'ENOENT')
+          return reject(new Error(`Command "${spec.command}" was not found; check the configured command.`));
+        if (execError?.name === 'AbortError') return reject(execError);
+        if (execError?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+          return reject(
+            new Error(
+              `"${spec.command}" printed more than ${maxBufferBytes} bytes and was stopped before it finished ` +
+                '(ERR_CHILD_PROCESS_STDIO_MAXBUFFER); narrow it with a path or a marker.',
+            ),
+          );
+        if (execError?.killed === true)
+          return reject(
+            new Error(`"${spec.command}" was stopped after ${timeoutMs} ms; narrow it with a path.`),
+          );
+        if (typeof execError?.signal === 'string')
+          return reject(
+            new Error(
+              `"${spec.command}" was killed by ${execError.signal} before it finished (out of memory, or ` +
+                `stopped from outside); its output so far:\n${kept}`,
+            ),
+          );
+        const code: unknown = execError?.code;
+        if (execError !== null && typeof code !== 'number')
+          return reject(
+            new Error(`"${spec.command}" could not run: ${execError.message}`, { cause: execError }),
+          );
+        const exitCode = typeof code === 'number' ? code : 0;
         resolve(`$ ${[spec.command, ...args].join(' ')}\nexit code ${exitCode}\n${kept}`);
       },
     );
