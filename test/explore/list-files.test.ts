@@ -66,7 +66,14 @@ describe('list_files', () => {
 
   it('says how many more files there are and how to narrow when over the cap', async () => {
     const output = await listFiles('node_modules/axios', { max_results: 5 });
-    expect(output.split('\n').slice(0, 5)).toHaveLength(5);
+    const all = await new Sandbox({ root: 'node_modules/axios' }).listFiles();
+    expect(all.length).toBeGreaterThan(5);
+    const lines = output.split('\n');
+    expect(lines.slice(0, 7)).toEqual([
+      ...all.slice(0, 5),
+      '',
+      `[${all.length - 5} more files not shown (${all.length} in all). Narrow with \`path\` or \`pattern\`, or raise \`max_results\`. Files per directory:`,
+    ]);
     expect(output).toMatch(/\[\d+ more files not shown \(\d+ in all\)\. Narrow with `path` or `pattern`/);
     expect(output).toMatch(/^ {2}lib\/: \d+$/m);
   });

@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile, mkdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +96,42 @@ describe('read_file', () => {
     await expect(readFile({ path: '../../etc/passwd' })).rejects.toThrow(/outside the repository root/);
     await expect(readFile({ path: '/etc/passwd' })).rejects.toThrow(/is absolute/);
     await expect(readFile({ path: '.env' })).rejects.toThrow(/secret file/);
+  });
+
+  it('refuses files inside a denied directory, secrets in any case, and .git', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'read-file-deny-'));
+    try {
+      await mkdir(join(repo, '.env'));
+      await writeFile(join(repo, '.env/production'), 'TOKEN=secret\n');
+      await writeFile(join(repo, 'SERVER.PEM'), 'key\n');
+      await mkdir(join(repo, '.git'));
+      await writeFile(join(repo, '.git/config'), '[user]\n\temail = a@b.c\n');
+      for (const path of ['.env/production', 'SERVER.PEM', '.git/config']) {
+        await expect(readFile({ path }, repo)).rejects.toThrow(/secret file/);
+      }
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a file reached through a symlinked directory that exclude hides', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'read-file-link-'));
+    try {
+      await mkdir(join(repo, 'config/secrets'), { recursive: true });
+      await writeFile(join(repo, 'config/secrets/db.txt'), 'DBPASS=1\n');
+      await symlink(join(repo, 'config/secrets'), join(repo, 'lnk'), 'dir');
+      const tool = createReadFileTool({ sandbox: new Sandbox({ root: repo, exclude: ['config/**'] }) });
+      await expect(tool.execute({ path: 'lnk/db.txt' } as never, context)).rejects.toThrow(
+        /outside the files this tool set may read/,
+      );
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('says a FIFO is not a regular file', async () => {
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    await expect(readFile({ path: 'pipe' })).rejects.toThrow(/"pipe" is not a regular file/);
   });
 
   it('explains directories, empty files, bad ranges and reading past the end', async () => {

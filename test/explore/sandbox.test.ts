@@ -93,6 +93,35 @@ describe('Sandbox.resolve', () => {
     expect(await sandbox.listFiles()).toEqual([]);
   });
 
+  it('denies files inside a denied directory, not only denied names', async () => {
+    await write('.env/production', 'TOKEN=1\n');
+    await write('certs/old.key/notes.txt');
+    const sandbox = new Sandbox({ root });
+    expect(violation(() => sandbox.resolve('.env/production')).message).toMatch(/secret file/);
+    expect(violation(() => sandbox.resolve('certs/old.key/notes.txt')).message).toMatch(/secret file/);
+    await expect(sandbox.readText('.env/production')).rejects.toThrow(/secret file/);
+    expect(sandbox.isVisible('.env/production')).toBe(false);
+  });
+
+  it('denies secret files whatever the case of their names', async () => {
+    for (const file of ['.ENV', 'SERVER.PEM', 'keys/id_RSA', 'keys/Api.Key', 'src/a.ts']) await write(file);
+    const sandbox = new Sandbox({ root });
+    for (const file of ['.ENV', 'SERVER.PEM', 'keys/id_RSA', 'keys/Api.Key']) {
+      expect(violation(() => sandbox.resolve(file)).message).toMatch(/secret file/);
+    }
+    expect(await sandbox.listFiles()).toEqual(['src/a.ts']);
+  });
+
+  it('denies .git by default, so remote URLs in .git/config cannot be read', async () => {
+    await write('.git/config', '[remote "origin"]\n\turl = https://user:token@example.com/repo.git\n');
+    await write('sub/.git/config');
+    const sandbox = new Sandbox({ root });
+    for (const path of ['.git', '.git/config', 'sub/.git/config', '.GIT/config']) {
+      expect(violation(() => sandbox.resolve(path)).message).toMatch(/secret file/);
+    }
+    await expect(sandbox.listFiles({ path: '.git' })).rejects.toThrow(/secret file/);
+  });
+
   it('lets the caller override the deny list', async () => {
     await write('.env', 'A=1\n');
     const sandbox = new Sandbox({ root, deny: ['*.secret'] });
@@ -161,6 +190,41 @@ describe('Sandbox.listFiles', () => {
     await expect(sandbox.readText('src/a.test.ts')).rejects.toBeInstanceOf(SandboxError);
   });
 
+  it('checks a symlinked directory by its real path too: deny and exclude cannot be dodged', async () => {
+    await write('config/secrets/db.txt', 'DBPASS=hunter2\n');
+    await write('config/public/readme.txt');
+    await symlink(join(root, 'config/secrets'), join(root, 'lnk'), 'dir');
+    await symlink(join(root, 'config'), join(root, 'all'), 'dir');
+    await symlink(join(root, 'config/public'), join(root, 'pub'), 'dir');
+
+    const denying = new Sandbox({ root, deny: ['config/secrets/*.txt'] });
+    expect(await denying.listFiles({ path: 'lnk' })).toEqual([]);
+    expect(await denying.listFiles({ path: 'all' })).toEqual(['all/public/readme.txt']);
+    expect(await denying.listFiles({ path: 'all/secrets' })).toEqual([]);
+    expect(denying.isVisible('lnk/db.txt')).toBe(false);
+    expect(violation(() => denying.resolve('lnk/db.txt')).message).toMatch(/secret file/);
+    // A link to an allowed directory still lists under the link's name.
+    expect(await denying.listFiles({ path: 'pub' })).toEqual(['pub/readme.txt']);
+
+    const excluding = new Sandbox({ root, exclude: ['config/**'] });
+    await expect(excluding.readText('lnk/db.txt')).rejects.toThrow(/include\/exclude/);
+    await expect(excluding.readLines('all/secrets/db.txt', { startLine: 1, endLine: 1 })).rejects.toThrow(
+      /include\/exclude/,
+    );
+    expect(await excluding.listFiles({ path: 'lnk' })).toEqual([]);
+    expect(excluding.isVisible('lnk/db.txt')).toBe(false);
+    expect(await excluding.listFiles()).toEqual([]);
+  });
+
+  it('refuses reads below an excluded directory, as listings hide them', async () => {
+    await write('vendor/lib.js');
+    await write('src/a.ts');
+    const sandbox = new Sandbox({ root, exclude: ['vendor'] });
+    expect(await sandbox.listFiles()).toEqual(['src/a.ts']);
+    expect(await sandbox.listFiles({ path: 'vendor' })).toEqual([]);
+    await expect(sandbox.readText('vendor/lib.js')).rejects.toThrow(/include\/exclude/);
+  });
+
   it('stops at maxFiles and flags the listing truncated', async () => {
     for (let index = 0; index < 30; index += 1) await write(`f${String(index).padStart(2, '0')}.txt`);
     const sandbox = new Sandbox({ root, limits: { maxFiles: 10 } });
@@ -203,6 +267,7 @@ describe('Sandbox.readText and stat', () => {
     const sandbox = new Sandbox({ root });
     await expect(sandbox.readText('nope.ts')).rejects.toMatchObject({ code: 'file_not_found' });
     await expect(sandbox.readText('src')).rejects.toMatchObject({ code: 'not_a_file' });
+    await expect(sandbox.readText('src')).rejects.toThrow(/is a directory/);
     expect(await sandbox.stat('src')).toMatchObject({ isDirectory: true, isFile: false });
     expect(await sandbox.stat('src/a.ts')).toMatchObject({ isDirectory: false, isFile: true, size: 2 });
   });

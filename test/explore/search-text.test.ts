@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,45 @@ describe('search_text', () => {
 
   it('says so when nothing matches', async () => {
     expect(await search({ pattern: 'no-such-text-anywhere', path: 'a.ts' })).toBe('No matches in 1 files.');
+  });
+
+  it('reports no line past the last newline for an empty match', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'search-text-empty-'));
+    try {
+      await writeFile(join(repo, 'a.ts'), 'one\ntwo\n');
+      await writeFile(join(repo, 'b.ts'), 'one\n\nthree');
+      await writeFile(join(repo, 'c.ts'), '');
+      expect(await search({ pattern: '^$', path: 'a.ts' }, repo)).toBe('No matches in 1 files.');
+      expect(await search({ pattern: '^$', path: 'c.ts' }, repo)).toBe('No matches in 1 files.');
+      expect(await search({ pattern: '^$' }, repo)).toBe('b.ts:2: ');
+      expect(await search({ pattern: 'o$', path: 'a.ts' }, repo)).toBe('a.ts:2: two');
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('finds nothing in denied directories, secrets in any case, .git, or through symlinked directories', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'search-text-deny-'));
+    try {
+      await mkdir(join(repo, '.env'));
+      await writeFile(join(repo, '.env/production'), 'DBPASS=1\n');
+      await writeFile(join(repo, '.ENV'), 'DBPASS=2\n');
+      await mkdir(join(repo, '.git'));
+      await writeFile(join(repo, '.git/config'), '[user]\n\temail = a@b.c\n');
+      await mkdir(join(repo, 'config/secrets'), { recursive: true });
+      await writeFile(join(repo, 'config/secrets/db.txt'), 'DBPASS=3\n');
+      await symlink(join(repo, 'config/secrets'), join(repo, 'lnk'), 'dir');
+      expect(await search({ pattern: 'DBPASS' }, repo)).toBe('config/secrets/db.txt:1: DBPASS=3');
+      await expect(search({ pattern: 'email', path: '.git' }, repo)).rejects.toThrow(/secret file/);
+      const tool = createSearchTextTool({
+        sandbox: new Sandbox({ root: repo, deny: ['config/secrets/*.txt'] }),
+      });
+      expect(await tool.execute({ pattern: 'DBPASS', path: 'lnk' } as never, context)).toBe(
+        'No matches in 0 files.',
+      );
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
   });
 
   it('explains an invalid regular expression', async () => {

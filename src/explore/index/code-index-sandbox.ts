@@ -9,6 +9,8 @@ export interface CodeIndexSandbox {
   readonly limits?: { readonly maxFileBytes: number };
   /** Repo-relative path to absolute path; throws when the path escapes the root or is denied. */
   resolve(path: string): string;
+  /** Absolute path to repo-relative, `/`-separated ('.' for the root). @default relative to `root` */
+  relative?(absolutePath: string): string;
   /** Visible repo files, repo-relative, sorted, `/`-separated. */
   listFiles(options?: { readonly path?: string; readonly signal?: AbortSignal }): Promise<string[]>;
   /** Reads a text file; throws for binary or too-large files. */

@@ -1,3 +1,4 @@
+import { relative as relativePath, sep } from 'node:path';
 import type ts from 'typescript';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxLimits } from '../sandbox/sandbox-defaults.js';
@@ -123,7 +124,7 @@ export class CodeIndex {
     options: { readonly path?: string } & QueryOptions = {},
   ): Promise<DefinitionLocation[]> {
     const [engine, context] = await Promise.all([loadCodeIndexEngine(), this.#context(options.signal)]);
-    return engine.findDefinitions(context, name, normalize(options.path));
+    return engine.findDefinitions(context, name, this.#repoPath(options.path));
   }
 
   /** Every reference to the declarations of `name`, grouped by file and capped. */
@@ -131,8 +132,8 @@ export class CodeIndex {
     name: string,
     options: FindReferencesOptions & QueryOptions = {},
   ): Promise<ReferencesResult> {
+    const path = this.#repoPath(options.path);
     const [engine, context] = await Promise.all([loadCodeIndexEngine(), this.#context(options.signal)]);
-    const path = normalize(options.path);
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
@@ -154,24 +155,28 @@ export class CodeIndex {
   async importGraph(
     options: QueryOptions & { readonly path?: string | undefined } = {},
   ): Promise<ImportGraphSummary | FileImportGraph> {
+    const path = this.#repoPath(options.path);
     const { files } = await this.#context(options.signal);
     const edges = importEdges(files);
-    const path = normalize(options.path);
     if (path === undefined) return summarizeImportGraph(files, edges);
     const graph = fileImportGraph(files, path, edges);
     if (graph === undefined) await this.#parse(path); // throws the sandbox's or an unsupported-file error
     return graph ?? { path, imports: [], importedBy: [] };
   }
 
-  /** A ranked overview of the repo (PageRank over definitions and references) within a token budget. */
+  /**
+   * A ranked overview of the repo (PageRank over definitions and references) within a token budget.
+   *
+   * @throws {SandboxError} when a focus file is absolute, leads outside the root or is denied.
+   */
   async repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
+    const focusFiles = options.focusFiles?.map((file) => this.#repoPath(file) ?? '.');
     const { files } = await this.#context(options.signal);
-    const focusFiles = options.focusFiles?.map((file) => normalize(file) ?? file);
     return buildRepoMap(files, { ...options, ...(focusFiles === undefined ? {} : { focusFiles }) });
   }
 
   async #parse(path: string): Promise<ParsedFile> {
-    const normalized = normalize(path) ?? path;
+    const normalized = this.#repoPath(path) ?? '.';
     const file = await this.#files.parse(normalized);
     if (file === undefined) {
       throw new CodeIndexError({
@@ -180,6 +185,18 @@ export class CodeIndex {
       });
     }
     return file;
+  }
+
+  /**
+   * A caller's path checked by the sandbox (absolute paths, `..` escapes and secrets throw its
+   * error) and made repo-relative with `..` resolved; undefined for the root or no path.
+   */
+  #repoPath(path: string | undefined): string | undefined {
+    if (path === undefined) return undefined;
+    const absolute = this.#sandbox.resolve(path);
+    const relative =
+      this.#sandbox.relative?.(absolute) ?? relativePath(this.root, absolute).split(sep).join('/');
+    return relative === '' || relative === '.' ? undefined : relative;
   }
 
   async #resolvedImports(file: ParsedFile, signal: AbortSignal | undefined): Promise<ImportRecord[]> {
@@ -206,13 +223,4 @@ export class CodeIndex {
       service: () => (this.#service ??= engine.createIndexLanguageService(host)),
     };
   }
-}
-
-function normalize(path: string | undefined): string | undefined {
-  if (path === undefined) return undefined;
-  const trimmed = path
-    .replace(/\\/g, '/')
-    .replace(/^\.\/+/, '')
-    .replace(/\/+$/, '');
-  return trimmed === '' || trimmed === '.' ? undefined : trimmed;
 }

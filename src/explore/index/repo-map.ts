@@ -18,6 +18,8 @@ export interface RepoMap {
   /** `Math.ceil(text.length / 4)`: a rough, tokenizer-independent estimate. */
   readonly estimatedTokens: number;
   readonly maxTokens: number;
+  /** Focus files given that are not source files of the index (missing, hidden or unsupported); they were ignored. */
+  readonly unknownFocusFiles: readonly string[];
   /** The files in the map, in order, with their PageRank. */
   readonly files: readonly {
     readonly path: string;
@@ -113,6 +115,7 @@ export function buildRepoMap(files: readonly ParsedFile[], options: RepoMapOptio
     text,
     estimatedTokens: estimateTokens(text),
     maxTokens,
+    unknownFocusFiles: (options.focusFiles ?? []).filter((path) => !byPath.has(path)),
     files: entries.map((entry) => ({
       path: entry.path,
       rank: entry.rank,

@@ -3,18 +3,33 @@ import picomatch from 'picomatch';
 /** Tests a repo-relative, `/`-separated path. */
 export type PathMatcher = (relativePath: string) => boolean;
 
+/** Options of {@link createPathMatcher}. */
+export interface PathMatcherOptions {
+  /** Match letters regardless of case (`.ENV` matches `.env*`). @default false */
+  readonly nocase?: boolean;
+}
+
 /**
  * Compiles globs into one matcher. A glob without `/` matches the basename (so `*.pem`
  * catches `certs/server.pem`); one with `/` matches the whole repo-relative path. Dotfiles match.
  */
-export function createPathMatcher(globs: readonly string[]): PathMatcher {
+export function createPathMatcher(globs: readonly string[], options: PathMatcherOptions = {}): PathMatcher {
+  const compileOptions = { dot: true, nocase: options.nocase === true };
   const basenameGlobs = globs.filter((glob) => !glob.includes('/'));
   const pathGlobs = globs.filter((glob) => glob.includes('/')).map((glob) => glob.replace(/^\.\//, ''));
-  const matchBasename = basenameGlobs.length > 0 ? picomatch(basenameGlobs, { dot: true }) : () => false;
-  const matchPath = pathGlobs.length > 0 ? picomatch(pathGlobs, { dot: true }) : () => false;
+  const matchBasename = basenameGlobs.length > 0 ? picomatch(basenameGlobs, compileOptions) : () => false;
+  const matchPath = pathGlobs.length > 0 ? picomatch(pathGlobs, compileOptions) : () => false;
   return (relativePath) => {
     const slash = relativePath.lastIndexOf('/');
     const basename = slash === -1 ? relativePath : relativePath.slice(slash + 1);
     return matchBasename(basename) || matchPath(relativePath);
   };
+}
+
+/** True when `relativePath` or any of its parent directories matches (a file inside a denied folder). */
+export function matchesPathOrParent(matcher: PathMatcher, relativePath: string): boolean {
+  for (let slash = relativePath.indexOf('/'); slash !== -1; slash = relativePath.indexOf('/', slash + 1)) {
+    if (matcher(relativePath.slice(0, slash))) return true;
+  }
+  return matcher(relativePath);
 }

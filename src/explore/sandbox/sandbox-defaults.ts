@@ -12,8 +12,18 @@ export const defaultSandboxLimits: Readonly<SandboxLimits> = Object.freeze({
   maxFiles: 50_000,
 });
 
-/** Secret-file patterns denied by default (matched against the basename when they have no `/`). */
-export const defaultDenyPatterns: readonly string[] = Object.freeze(['.env*', '*.pem', '*.key', 'id_rsa*']);
+/**
+ * Secret-file patterns denied by default, matched case-insensitively against a path and each
+ * of its parent directories (against the basename when they have no `/`). `.git` holds remote
+ * URLs that often carry credentials; the git tools run `git`, so they do not need to read it.
+ */
+export const defaultDenyPatterns: readonly string[] = Object.freeze([
+  '.env*',
+  '*.pem',
+  '*.key',
+  'id_rsa*',
+  '.git',
+]);
 
 /**
  * Directory and file names hidden from listings and searches by default, matched against

@@ -7,7 +7,7 @@ import { FileReadError } from '../errors/file-read-error.js';
 import { defaultDenyPatterns, defaultExcludedNames, defaultSandboxLimits } from './sandbox-defaults.js';
 import type { SandboxLimits } from './sandbox-defaults.js';
 import { GitignoreRules } from './gitignore-rules.js';
-import { createPathMatcher } from './path-matcher.js';
+import { createPathMatcher, matchesPathOrParent } from './path-matcher.js';
 import type { PathMatcher } from './path-matcher.js';
 import { walkFiles } from './walk-files.js';
 import { decodeText, looksBinary } from './text-decoding.js';
@@ -22,7 +22,11 @@ export interface SandboxOptions {
   readonly include?: readonly string[];
   /** Extra globs to hide from listings, searches and reads. */
   readonly exclude?: readonly string[];
-  /** Secret-file globs that can never be read or listed. @default ['.env*', '*.pem', '*.key', 'id_rsa*'] */
+  /**
+   * Secret-file globs that can never be read or listed, matched case-insensitively against a
+   * path and each of its parent directories. Replaces the defaults when given.
+   * @default ['.env*', '*.pem', '*.key', 'id_rsa*', '.git']
+   */
   readonly deny?: readonly string[];
   /** Size and count caps. @default { maxFileBytes: 2 MiB, maxFiles: 50_000 } */
   readonly limits?: Partial<SandboxLimits>;
@@ -96,18 +100,25 @@ export class Sandbox {
     this.limits = Object.freeze({ ...defaultSandboxLimits, ...options.limits });
     this.#rules = new GitignoreRules(root);
     this.deny = Object.freeze([...(options.deny ?? defaultDenyPatterns)]);
-    this.#isDenied = createPathMatcher(this.deny);
+    this.#isDenied = createPathMatcher(this.deny, { nocase: true });
     this.#isExcluded = createPathMatcher(options.exclude ?? []);
     this.#isIncluded = options.include === undefined ? undefined : createPathMatcher(options.include);
   }
 
   /**
-   * Resolves a repo-relative path (or '.') to an absolute one inside the root.
+   * Resolves a repo-relative path (or '.') to an absolute one inside the root. The deny list
+   * is checked against the path, its parent directories, and the same for its real path
+   * (so a symlink cannot reach a denied file under another name).
    *
    * @throws {SandboxError} for `..` escapes, absolute paths, symlinks leading outside the
    *   root and denied secret files.
    */
   resolve(path: string): string {
+    return this.#locate(path).absolute;
+  }
+
+  /** {@link Sandbox.resolve}, also returning the repo-relative real path (symlinks followed). */
+  #locate(path: string): { absolute: string; realRelative: string } {
     const given = typeof path === 'string' && path.trim() !== '' ? path.trim() : '.';
     if (
       isAbsolute(given) ||
@@ -134,15 +145,16 @@ export class Sandbox {
         message: `Path "${given}" is a symlink leading outside the repository root, so it cannot be read.`,
       });
     }
-    for (const candidate of [this.relative(absolute), this.relative(real)]) {
-      if (candidate !== '.' && this.#isDenied(candidate)) {
+    const realRelative = this.relative(real);
+    for (const candidate of new Set([this.relative(absolute), realRelative])) {
+      if (candidate !== '.' && matchesPathOrParent(this.#isDenied, candidate)) {
         throw new SandboxError({
           path: given,
           message: `Path "${given}" is a secret file (denied pattern) and cannot be read; explore other files instead.`,
         });
       }
     }
-    return absolute;
+    return { absolute, realRelative };
   }
 
   /** Turns an absolute path into a repo-relative one with `/` separators ('.' for the root). */
@@ -159,7 +171,7 @@ export class Sandbox {
    * @throws {FileReadError} when `path` does not exist.
    */
   async listFiles(options: ListFilesOptions = {}): Promise<FileListing> {
-    const absolute = this.resolve(options.path ?? '.');
+    const { absolute, realRelative: realStart } = this.#locate(options.path ?? '.');
     const start = this.relative(absolute);
     const stats = await this.stat(start);
     const patternMatcher = options.pattern === undefined ? undefined : createPathMatcher([options.pattern]);
@@ -174,13 +186,27 @@ export class Sandbox {
       const files = this.isVisible(start) && matchesPattern(start) ? [start] : [];
       return withTruncated(files, false);
     }
+    if ([start, realStart].some((candidate) => this.#isExcludedWithParents(candidate))) {
+      return withTruncated([], false);
+    }
+    // The walk skips symlinks, so only its start can be one (or lie below one): then each
+    // entry is also checked under its real path, so a link cannot dodge exclude or deny.
+    const toReal =
+      realStart === start
+        ? undefined
+        : (relative: string): string => joinRelative(realStart, relative.slice(start.length + 1));
     const result = await walkFiles({
       root: this.root,
       start: start === '.' ? '' : start,
       maxFiles: this.limits.maxFiles,
       rules: this.#rules,
-      isHidden: (relative, name) => this.#isHiddenByName(relative, name),
-      accept: (relative) => (this.#isIncluded?.(relative) ?? true) && matchesPattern(relative),
+      isHidden: (relative, name) =>
+        this.#isHiddenByName(relative, name) ||
+        (toReal !== undefined && this.#isHiddenByName(toReal(relative), name)),
+      accept: (relative) =>
+        this.#isIncludedPath(relative) &&
+        (toReal === undefined || this.#isIncludedPath(toReal(relative))) &&
+        matchesPattern(relative),
       signal: options.signal,
     });
     return withTruncated(result.files, result.truncated);
@@ -188,13 +214,22 @@ export class Sandbox {
 
   /**
    * True when a repo-relative file path would be listed: not under a default-excluded
-   * directory, not denied or excluded, matching `include` when given, not gitignored.
+   * directory, not denied or excluded, matching `include` when given, not gitignored; a path
+   * through a symlink must pass under its real path too.
    */
   isVisible(relativePath: string): boolean {
     const normalized = relativePath.replace(/\\/g, '/').replace(/^\.\//, '');
     if (normalized === '' || normalized === '.' || normalized.startsWith('../') || isAbsolute(normalized)) {
       return normalized === '.' || normalized === '';
     }
+    if (!this.#passesFilters(normalized)) return false;
+    const real = realPathOfExisting(join(this.root, normalized));
+    if (!this.#isInside(real)) return false;
+    const realRelative = this.relative(real);
+    return realRelative === normalized || this.#passesFilters(realRelative);
+  }
+
+  #passesFilters(normalized: string): boolean {
     const segments = normalized.split('/');
     if (
       segments.some((segment, index) => this.#isHiddenByName(segments.slice(0, index + 1).join('/'), segment))
@@ -274,22 +309,38 @@ export class Sandbox {
   }
 
   async #openableFile(path: string): Promise<{ absolute: string; relative: string; stats: FileStats }> {
-    const absolute = this.resolve(path);
+    const { absolute, realRelative } = this.#locate(path);
     const relative = this.relative(absolute);
-    if ((this.#isIncluded !== undefined && !this.#isIncluded(relative)) || this.#isExcluded(relative)) {
-      throw new SandboxError({
-        path,
-        message: `Path "${relative}" is outside the files this tool set may read (include/exclude settings).`,
-      });
+    for (const candidate of new Set([relative, realRelative])) {
+      if (!this.#isIncludedPath(candidate) || this.#isExcludedWithParents(candidate)) {
+        throw new SandboxError({
+          path,
+          message: `Path "${relative}" is outside the files this tool set may read (include/exclude settings).`,
+        });
+      }
     }
     const stats = await this.stat(relative);
-    if (!stats.isFile) {
+    if (stats.isDirectory) {
       throw new FileReadError('not_a_file', {
         path: relative,
         message: `"${relative}" is a directory, not a file; call list_files with path "${relative}" to see its files.`,
       });
     }
+    if (!stats.isFile) {
+      throw new FileReadError('not_a_file', {
+        path: relative,
+        message: `"${relative}" is not a regular file (a pipe, socket or device), so it cannot be read; read source or text files instead.`,
+      });
+    }
     return { absolute, relative, stats };
+  }
+
+  #isIncludedPath(relative: string): boolean {
+    return this.#isIncluded?.(relative) ?? true;
+  }
+
+  #isExcludedWithParents(relative: string): boolean {
+    return relative !== '.' && matchesPathOrParent(this.#isExcluded, relative);
   }
 
   #isHiddenByName(relative: string, name: string): boolean {
@@ -307,6 +358,12 @@ export class Sandbox {
 /** Adds a non-enumerable `truncated` flag, so the listing still compares equal to a plain array. */
 function withTruncated(files: string[], truncated: boolean): FileListing {
   return Object.defineProperty(files, 'truncated', { value: truncated, enumerable: false }) as FileListing;
+}
+
+/** Joins a repo-relative directory ('.' for the root) and a path below it. */
+function joinRelative(directory: string, below: string): string {
+  if (below === '') return directory;
+  return directory === '.' ? below : `${directory}/${below}`;
 }
 
 /** The real path of `absolute`, or of its deepest existing ancestor joined with the rest. */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
+import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import { estimateTokens } from '../index/repo-map.js';
+import { truncateOutput } from './truncate-output.js';
 
 const parameters = z.object({
   max_tokens: z
@@ -18,9 +20,13 @@ const parameters = z.object({
 /**
  * Creates the `repo_map` tool: the repo's most important files with their key symbol
  * signatures, ranked by PageRank over the definition/reference graph (aider's repo map),
- * within `max_tokens` (estimated as characters / 4), header included.
+ * within `max_tokens` (estimated as characters / 4), header included, and never over the
+ * `maxOutputChars` cap. Focus files the index does not know are named in the output.
+ *
+ * @throws {SandboxError} (as a tool error) when a focus file is absolute, escapes the root or is denied.
  */
 export function createRepoMapTool(options: CodeIntelligenceToolOptions) {
+  const maxOutputChars = maxOutputCharsOf(options);
   return defineTool({
     name: 'repo_map',
     description:
@@ -29,9 +35,14 @@ export function createRepoMapTool(options: CodeIntelligenceToolOptions) {
       'to center it on what you are working on.',
     parameters,
     execute: async (input, context) => {
-      const maxTokens = input.max_tokens ?? 1024;
+      const requested = input.max_tokens ?? 1024;
+      const maxTokens = Math.min(requested, Math.floor(maxOutputChars / 4));
+      const budget =
+        maxTokens < requested
+          ? `budget ${maxTokens}: max_tokens ${requested} is limited by the ${maxOutputChars}-character output cap`
+          : `budget ${maxTokens}`;
       const header = (count: number, tokens: number): string =>
-        `Repo map: ${count} files, ~${tokens} tokens (budget ${maxTokens}; 1 token ~ 4 characters). Format: path, then line: signature.`;
+        `Repo map: ${count} files, ~${tokens} tokens (${budget}; 1 token ~ 4 characters). Format: path, then line: signature.`;
       const reserve = estimateTokens(header(99_999, 99_999)) + 1;
       const map = await options.index.repoMap({
         maxTokens: Math.max(16, maxTokens - reserve),
@@ -40,8 +51,15 @@ export function createRepoMapTool(options: CodeIntelligenceToolOptions) {
         signal: context?.signal,
       });
       if (map.text === '') return 'The repository has no source files the index understands.';
-      const first = header(map.files.length, map.estimatedTokens);
-      return `${first}\n${map.text}`;
+      const lines = [header(map.files.length, map.estimatedTokens)];
+      if (map.unknownFocusFiles.length > 0) {
+        lines.push(
+          `[Focus files not in the index, ignored: ${map.unknownFocusFiles.join(', ')}. ` +
+            'Pass existing source files (call list_files to see them).]',
+        );
+      }
+      lines.push(map.text);
+      return truncateOutput(lines.join('\n'), maxOutputChars, 'Lower max_tokens or pass focus_files.');
     },
   });
 }

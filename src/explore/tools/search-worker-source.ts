@@ -115,6 +115,8 @@ export const searchWorkerSource = String.raw`
       let match;
       while ((match = finder.exec(text)) !== null) {
         const index = match.index;
+        // An empty match after the final newline (or in an empty file) is on no line.
+        if (index === text.length && (index === 0 || text.charCodeAt(index - 1) === 10)) break;
         for (let newline = text.indexOf('\n', scanned); newline !== -1 && newline < index; newline = text.indexOf('\n', newline + 1)) {
           line += 1;
           scanned = newline + 1;
