@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
+import { assertPlainRevision } from './git-revision.js';
+import { visiblePathspecs } from './git-visible-pathspecs.js';
 import { denyPathspecs, runGit } from './run-git.js';
 import { truncateOutput } from './truncate-output.js';
 
@@ -10,17 +12,16 @@ const parameters = z.object({
     .string()
     .optional()
     .describe(
-      'Commit, branch or tag to compare the working tree with, e.g. "HEAD~3" or "main". Default "HEAD".',
+      'Commit, branch or tag to compare the working tree with, e.g. "HEAD~3" or "main", or a range "A..B". Default "HEAD".',
     ),
   path: z.string().optional().describe('Only this file or directory (repo-relative). Default: everything.'),
 });
 
-/** Revisions: names, hashes, `~`/`^` suffixes, `@{...}`, ranges. Never a leading `-` (option injection). */
-const revisionPattern = /^[A-Za-z0-9_][A-Za-z0-9._/@{}~^:+-]*$/;
-
 /**
  * Creates the `git_diff` tool: the diff between `base` (default `HEAD`) and the working
- * tree, capped with a note and a per-file summary when long. Secret files stay hidden.
+ * tree, limited to the files the sandbox shows (secrets, `include`/`exclude`). A long diff
+ * is cut at `maxOutputChars` (git is stopped, not waited for) and followed by its
+ * `git diff --stat` summary. Git runs no program configured by the repository.
  */
 export function createGitDiffTool(options: CodeToolFactoryOptions) {
   const { sandbox } = options;
@@ -33,36 +34,60 @@ export function createGitDiffTool(options: CodeToolFactoryOptions) {
     parameters,
     execute: async (input, context) => {
       const base = input.base ?? 'HEAD';
-      if (!revisionPattern.test(base) || base.length > 200) {
-        throw new Error(
-          `Invalid base ${JSON.stringify(base)}: pass a commit hash, branch or tag such as "HEAD", "HEAD~2" or "main" ` +
-            '(letters, digits and . _ / @ { } ~ ^ : + -, not starting with "-").',
-        );
-      }
+      assertPlainRevision(base);
       const path = sandbox.relative(sandbox.resolve(input.path ?? '.'));
+      // Enough bytes for maxOutputChars characters of any UTF-8, and one more to tell "longer".
+      const maxOutputBytes = Math.min(limits.gitMaxBufferBytes, limits.maxOutputChars * 4 + 1);
       const gitOptions = {
         timeoutMs: limits.gitTimeoutMs,
-        maxBufferBytes: limits.gitMaxBufferBytes,
+        maxOutputBytes,
         signal: context?.signal,
         toolName: 'git_diff',
       };
-      const common = ['--no-color', '--no-ext-diff', '--no-textconv', '--relative', base, '--', path];
-      const pathspecs = denyPathspecs(sandbox.deny);
-      const diff = await runGit(sandbox, ['diff', ...common, ...pathspecs], gitOptions);
-      if (diff.trim() === '')
-        return `No differences between ${base} and the working tree${path === '.' ? '' : ` in "${path}"`}.`;
-      if (diff.length <= limits.maxOutputChars) return diff;
-      const stat = await runGit(sandbox, ['diff', '--stat=120', ...common, ...pathspecs], gitOptions);
+      const diffArguments = [
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--ignore-submodules=all',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        '--relative',
+        base,
+      ];
+      const noDifferences = `No differences between ${base} and the working tree${path === '.' ? '' : ` in "${path}"`}.`;
+      const selection = await visiblePathspecs(
+        sandbox,
+        diffArguments,
+        [path, ...denyPathspecs(sandbox.deny)],
+        {
+          ...gitOptions,
+          maxOutputBytes: limits.gitMaxBufferBytes,
+        },
+      );
+      if (selection.type === 'nothing_visible') return noDifferences;
+      const pathspecs = ['--', ...selection.pathspecs];
+      const diff = await runGit(sandbox, ['diff', ...diffArguments, ...pathspecs], gitOptions);
+      if (diff.stdout.trim() === '') return noDifferences;
+      if (!diff.truncated && diff.stdout.length <= limits.maxOutputChars) return diff.stdout;
+
+      const stat = await runGit(sandbox, ['diff', '--stat=120', ...diffArguments, ...pathspecs], gitOptions);
       const summary = truncateOutput(
-        stat.trimEnd(),
+        stat.stdout.trimEnd(),
         Math.floor(limits.maxOutputChars / 4),
         'Pass path to narrow.',
       );
-      const cut = diff.lastIndexOf('\n', Math.max(0, limits.maxOutputChars - summary.length - 300));
+      const cut = Math.max(
+        diff.stdout.lastIndexOf('\n', Math.max(0, limits.maxOutputChars - summary.length - 400)),
+        0,
+      );
+      const size = diff.truncated
+        ? `git was stopped after ${maxOutputBytes} bytes`
+        : `the whole diff has ${diff.stdout.length} characters`;
       return (
-        `${diff.slice(0, Math.max(cut, 0))}\n` +
-        `[Diff cut at ${Math.max(cut, 0)} of ${diff.length} characters. Pass path to see one file's diff. Changed files:\n` +
-        `${summary}\n]`
+        `${diff.stdout.slice(0, cut)}\n` +
+        `[Diff cut at ${cut} characters (${size}). Changed files:\n` +
+        `${summary}\n` +
+        "Pass path to see one file's diff; if one file's diff is still too long, read the file with read_file and a line range.]"
       );
     },
   });

@@ -32,12 +32,13 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
     execute: async (input, context) => {
       const path = sandbox.relative(sandbox.resolve(input.path ?? '.'));
       const n = input.n ?? 10;
-      const output = await runGit(
+      const { stdout: output, truncated } = await runGit(
         sandbox,
         [
           'log',
           `--max-count=${n}`,
           '--no-color',
+          '--no-show-signature',
           '--date=short',
           `--format=%h${separator}%ad${separator}%an${separator}%s`,
           '--',
@@ -45,18 +46,22 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
         ],
         {
           timeoutMs: limits.gitTimeoutMs,
-          maxBufferBytes: limits.gitMaxBufferBytes,
+          maxOutputBytes: limits.gitMaxBufferBytes,
           signal: context?.signal,
           toolName: 'git_log',
         },
       );
-      const lines = output
+      const complete = truncated ? output.slice(0, output.lastIndexOf('\n') + 1) : output;
+      const lines = complete
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => line.split(separator).join('  '));
       if (lines.length === 0) return `No commits${path === '.' ? '' : ` touch "${path}"`}.`;
-      const footer =
-        lines.length === n ? `\n[Showing the newest ${n} commits; pass a larger n to see older ones.]` : '';
+      const footer = truncated
+        ? `\n[Showing the newest ${lines.length} commits; the rest passed ${limits.gitMaxBufferBytes} bytes. Pass a smaller n.]`
+        : lines.length === n
+          ? `\n[Showing the newest ${n} commits; pass a larger n to see older ones.]`
+          : '';
       return truncateOutput(`${lines.join('\n')}${footer}`, limits.maxOutputChars, 'Pass a smaller n.');
     },
   });
