@@ -25,7 +25,7 @@ export interface CreateCodeToolsOptions {
   readonly include?: readonly string[];
   /** Extra globs to hide. */
   readonly exclude?: readonly string[];
-  /** Secret-file globs that can never be read. @default ['.env*', '*.pem', '*.key', 'id_rsa*'] */
+  /** Secret-file globs that can never be read. @default `defaultDenyPatterns`: ['.env*', '*.pem', '*.key', 'id_rsa*', '.git'] (a folder's pattern covers all below it; case-insensitive) */
   readonly deny?: readonly string[];
   /** Names of the tools to include. @default every tool of the pack */
   readonly tools?: readonly string[];
