@@ -287,6 +287,14 @@ describe('git_diff hides what the sandbox hides', () => {
     );
   });
 
+  it('refuses git_log for a path the sandbox excludes', async () => {
+    const log = createGitLogTool({ sandbox: new Sandbox({ root, exclude: ['config/**'] }) });
+    await expect(log.execute({ path: 'config' } as never, context)).rejects.toThrow(
+      'Path "config" is outside the files this tool set may read',
+    );
+    expect(await log.execute({ path: 'src' } as never, context)).toMatch(/^[0-9a-f]{7,} /);
+  });
+
   it('keeps to the sandbox include globs', async () => {
     const output = await diff({ base: 'HEAD~1' }, { include: ['config/**'] });
     expect(output).toContain('+{"v":3}');

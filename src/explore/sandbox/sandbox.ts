@@ -213,6 +213,19 @@ export class Sandbox {
   }
 
   /**
+   * True when `path`, or a folder above it, matches the caller's `exclude` globs, by its link
+   * path or its real path. For tools that take a directory, such as `git_log`.
+   *
+   * @throws {SandboxError} as {@link Sandbox.resolve} does.
+   */
+  isExcluded(path: string): boolean {
+    const { absolute, realRelative } = this.#locate(path);
+    return [this.relative(absolute), realRelative].some((candidate) =>
+      this.#isExcludedWithParents(candidate),
+    );
+  }
+
+  /**
    * True when a repo-relative file path would be listed: not under a default-excluded
    * directory, not denied or excluded, matching `include` when given, not gitignored; a path
    * through a symlink must pass under its real path too.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { SandboxError } from '../errors/sandbox-error.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { runGit } from './run-git.js';
@@ -31,6 +32,12 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
     parameters,
     execute: async (input, context) => {
       const path = sandbox.relative(sandbox.resolve(input.path ?? '.'));
+      if (path !== '.' && sandbox.isExcluded(path)) {
+        throw new SandboxError({
+          path,
+          message: `Path "${path}" is outside the files this tool set may read (include/exclude settings).`,
+        });
+      }
       const n = input.n ?? 10;
       const { stdout: output, truncated } = await runGit(
         sandbox,
