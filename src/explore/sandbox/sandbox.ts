@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { readFile, stat as statFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
+import { isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { FileReadError } from '../errors/file-read-error.js';
@@ -13,6 +13,10 @@ import { walkFiles } from './walk-files.js';
 import { decodeText, looksBinary } from './text-decoding.js';
 import { readLineWindow } from './read-line-window.js';
 import type { LineWindow } from './read-line-window.js';
+import { joinRelative, realPathOfExisting } from './sandbox-paths.js';
+import { formatBytes } from './format-bytes.js';
+
+export { formatBytes };
 
 /** Options of {@link Sandbox}. */
 export interface SandboxOptions {
@@ -373,33 +377,9 @@ function withTruncated(files: string[], truncated: boolean): FileListing {
   return Object.defineProperty(files, 'truncated', { value: truncated, enumerable: false }) as FileListing;
 }
 
-/** Joins a repo-relative directory ('.' for the root) and a path below it. */
-function joinRelative(directory: string, below: string): string {
-  if (below === '') return directory;
-  return directory === '.' ? below : `${directory}/${below}`;
-}
-
-/** The real path of `absolute`, or of its deepest existing ancestor joined with the rest. */
-function realPathOfExisting(absolute: string): string {
-  try {
-    return realpathSync.native(absolute);
-  } catch {
-    const parent = dirname(absolute);
-    if (parent === absolute) return absolute;
-    return join(realPathOfExisting(parent), absolute.slice(parent.length + 1));
-  }
-}
-
 function binaryError(relative: string): FileReadError {
   return new FileReadError('binary_file', {
     path: relative,
     message: `File "${relative}" is binary (it has NUL bytes), so it is not shown; read source or text files instead.`,
   });
-}
-
-/** Formats a byte count for messages, e.g. `2 MiB`, `10.5 MiB`, `812 KiB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
-  return `${bytes} bytes`;
 }
