@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as flows from '../../src/flows/index.js';
+// The public entry, tool-orchestrator/explore, which re-exports the flows barrel.
+import * as flows from '../../src/explore/index.js';
 import { ToolOrchestratorError } from '../../src/errors/tool-orchestrator-error.js';
 
 describe('flows public API', () => {
