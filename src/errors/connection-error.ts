@@ -2,7 +2,7 @@ import { ModelProviderError } from './model-provider-error.js';
 import type { ModelProviderErrorOptions } from './model-provider-error.js';
 
 /**
- * The HTTP request failed or timed out before a response arrived, after the client's own retries. Retryable.
+ * The connection failed: refused, reset (before or in the middle of the body or stream), or the whole response did not arrive within the adapter's `timeout`. The adapters retry it within `maxRetries` while a stream has emitted nothing. Retryable.
  */
 export class ConnectionError extends ModelProviderError {
   constructor(options: ModelProviderErrorOptions) {

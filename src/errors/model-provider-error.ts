@@ -22,7 +22,9 @@ export interface ModelProviderErrorOptions {
   readonly requestId?: string;
   /** The provider's own error code or type, e.g. `'invalid_api_key'`. */
   readonly providerCode?: string;
-  /** Seconds the provider asked us to wait, from `retry-after`. */
+  /** Milliseconds the provider asked us to wait, from `retry-after-ms` or `retry-after`. */
+  readonly retryAfterMs?: number;
+  /** Seconds the provider asked us to wait; derived from `retryAfterMs` when only that is given. */
   readonly retryAfterSeconds?: number;
   /** The raw body or chunk the provider sent, for debugging. */
   readonly rawOutput?: unknown;
@@ -31,7 +33,8 @@ export interface ModelProviderErrorOptions {
 
 /**
  * A model provider failed: the base of every adapter error. Carries `status`, `provider`,
- * `retryable` and the request id when the provider sent one.
+ * `retryable`, the request id when the provider sent one, and the wait it asked for
+ * (`retryAfterMs`).
  */
 export class ModelProviderError extends ToolOrchestratorError {
   readonly provider: string;
@@ -39,6 +42,9 @@ export class ModelProviderError extends ToolOrchestratorError {
   readonly retryable: boolean;
   readonly requestId: string | undefined;
   readonly providerCode: string | undefined;
+  /** Milliseconds the provider asked to wait before a retry (`retry-after-ms`, else `retry-after`). */
+  readonly retryAfterMs: number | undefined;
+  /** The same wait in seconds. */
   readonly retryAfterSeconds: number | undefined;
   readonly rawOutput: unknown;
 
@@ -49,7 +55,12 @@ export class ModelProviderError extends ToolOrchestratorError {
     this.retryable = options.retryable ?? false;
     this.requestId = options.requestId;
     this.providerCode = options.providerCode;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterMs =
+      options.retryAfterMs ??
+      (options.retryAfterSeconds === undefined ? undefined : options.retryAfterSeconds * 1000);
+    this.retryAfterSeconds =
+      options.retryAfterSeconds ??
+      (options.retryAfterMs === undefined ? undefined : options.retryAfterMs / 1000);
     this.rawOutput = options.rawOutput;
   }
 }

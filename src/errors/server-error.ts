@@ -2,7 +2,7 @@ import { ModelProviderError } from './model-provider-error.js';
 import type { ModelProviderErrorOptions } from './model-provider-error.js';
 
 /**
- * The provider failed (HTTP 5xx) after the client's own retries. Retryable.
+ * The provider failed (HTTP 5xx); thrown once the adapter's `maxRetries` is spent. Retryable.
  */
 export class ServerError extends ModelProviderError {
   constructor(options: ModelProviderErrorOptions) {

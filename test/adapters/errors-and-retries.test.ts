@@ -176,7 +176,7 @@ describe('HTTP status to typed error', () => {
   });
 });
 
-describe("the openai client's retries", () => {
+describe('retries of HTTP failures (made by the adapter, the client is asked for none)', () => {
   it('retries 429 and honours retry-after', async () => {
     server.enqueue(
       {
@@ -215,7 +215,7 @@ describe("the openai client's retries", () => {
   });
 });
 
-describe("the adapter's own retries", () => {
+describe('retries of failures that arrive as a 200', () => {
   it('retries a blank 200 body, then throws EmptyResponseError when the budget is spent', async () => {
     server.enqueue({ type: 'json', body: '' }, { type: 'json', body: '\n\n\n' }, ok);
     const adapter = new DeepSeekAdapter({
@@ -275,8 +275,8 @@ describe("the adapter's own retries", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('shares one maxRetries budget with the client', async () => {
-    // Our retry of the blank body spends the only retry, so the client may not retry the 500.
+  it("takes the adapter's maxRetries over the client's", async () => {
+    // The retry of the blank body spends the only retry, so the 500 is not retried.
     server.enqueue(
       { type: 'json', body: '' },
       {
@@ -298,7 +298,7 @@ describe("the adapter's own retries", () => {
   });
 });
 
-describe('one maxRetries budget, whoever retries first', () => {
+describe('one maxRetries budget for every kind of failure', () => {
   const serverError: FakeResponse = {
     type: 'json',
     status: 500,
@@ -307,8 +307,8 @@ describe('one maxRetries budget, whoever retries first', () => {
   };
   const blank: FakeResponse = { type: 'json', body: '' };
 
-  it("counts the client's own retries against the budget in call()", async () => {
-    // The client spends both retries on the 500s; the blank 200 that follows is not retried again.
+  it('counts retries of 500s and of a blank 200 against one budget in call()', async () => {
+    // Both retries go to the 500s; the blank 200 that follows is not retried again.
     server.enqueue(serverError, serverError, blank, serverError, blank, blank, ok);
     const adapter = new OpenAIAdapter({
       model: 'm',
@@ -320,7 +320,7 @@ describe('one maxRetries budget, whoever retries first', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it("counts the client's own retries against the budget in stream()", async () => {
+  it('counts retries of 500s and of a blank 200 against one budget in stream()', async () => {
     server.enqueue(serverError, serverError, blank, serverError, blank, blank, ok);
     const adapter = new OpenAIAdapter({
       model: 'm',
@@ -348,6 +348,60 @@ describe('one maxRetries budget, whoever retries first', () => {
     expect(error).toBeInstanceOf(InsufficientBalanceError);
     expect(error.retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
+  });
+  it('obeys x-should-retry: false on a 503, and x-should-retry: true on a 400', async () => {
+    server.enqueue(
+      {
+        type: 'json',
+        status: 503,
+        body: errorBody('down for good', 'server_error', null),
+        headers: { 'x-should-retry': 'false', 'retry-after': '0' },
+      },
+      {
+        type: 'json',
+        status: 400,
+        body: errorBody('try again', 'invalid_request_error', null),
+        headers: { 'x-should-retry': 'true', 'retry-after': '0' },
+      },
+      ok,
+    );
+    const adapter = new OpenAIAdapter({ model: 'm', client: clientWith(2) });
+    const error = await failure(adapter.call(user, []));
+    expect(error).toMatchObject({ code: 'server_error', retryable: false });
+    expect(server.requests).toHaveLength(1);
+    expect((await adapter.call(user, [])).content).toBe('ok');
+    expect(server.requests).toHaveLength(3);
+  });
+});
+
+describe('maxRetryDelayMs', () => {
+  it('waits a retry-after within it, and carries retryAfterMs on the error', async () => {
+    server.enqueue(
+      {
+        type: 'json',
+        status: 429,
+        body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+        headers: { 'retry-after-ms': '250' },
+      },
+      {
+        type: 'json',
+        status: 429,
+        body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+        headers: { 'retry-after': '0.25' },
+      },
+    );
+    const adapter = new OpenAIAdapter({ model: 'm', client: clientWith(1), maxRetryDelayMs: 300 });
+    const started = Date.now();
+    const error = await failure(adapter.call(user, []));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+    expect(error).toMatchObject({ code: 'rate_limit', retryAfterMs: 250, retryAfterSeconds: 0.25 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([-1, Number.NaN, '60000'])('rejects %s with an InvalidArgumentError naming it', (value) => {
+    expect(
+      () => new OpenAIAdapter({ model: 'm', client: clientWith(0), maxRetryDelayMs: value as number }),
+    ).toThrow(/^Invalid maxRetryDelayMs \(.*\): must be a number of milliseconds >= 0/);
   });
 });
 

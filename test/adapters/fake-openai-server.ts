@@ -11,7 +11,9 @@ export type FakeSseItem =
   /** Written verbatim. */
   | { readonly raw: string }
   /** Waits before the next item. */
-  | { readonly delayMs: number };
+  | { readonly delayMs: number }
+  /** Resets the connection (TCP RST) once what was sent so far has had 20 ms to arrive; nothing more is sent. */
+  | { readonly reset: true };
 
 /** A scripted answer to one request. */
 export type FakeResponse =
@@ -24,6 +26,10 @@ export type FakeResponse =
       readonly headers?: Readonly<Record<string, string>>;
       /** Waits before answering. @default 0 */
       readonly delayMs?: number;
+      /** Sends this many bytes of the body (after a `content-length` for all of it), then resets the connection (TCP RST). */
+      readonly resetAfterBytes?: number;
+      /** Sends the body one byte every `dripMs` milliseconds. */
+      readonly dripMs?: number;
     }
   | {
       readonly type: 'sse';
@@ -165,8 +171,28 @@ async function serve(scripted: FakeResponse, response: ServerResponse): Promise<
     if (scripted.delayMs !== undefined) await wait(scripted.delayMs, response);
     if (response.destroyed) return;
     const text = typeof scripted.body === 'string' ? scripted.body : JSON.stringify(scripted.body);
-    response.writeHead(scripted.status ?? 200, { 'content-type': 'application/json', ...scripted.headers });
-    response.end(text);
+    const bytes = Buffer.from(text, 'utf8');
+    response.writeHead(scripted.status ?? 200, {
+      'content-type': 'application/json',
+      'content-length': String(bytes.length),
+      ...scripted.headers,
+    });
+    if (scripted.resetAfterBytes !== undefined) {
+      response.write(bytes.subarray(0, scripted.resetAfterBytes));
+      await wait(20, response);
+      response.socket?.resetAndDestroy();
+      return;
+    }
+    if (scripted.dripMs === undefined) {
+      response.end(bytes);
+      return;
+    }
+    for (const byte of bytes) {
+      if (response.destroyed) return;
+      response.write(Buffer.of(byte));
+      await wait(scripted.dripMs, response);
+    }
+    if (!response.destroyed) response.end();
     return;
   }
   response.writeHead(200, {
@@ -177,7 +203,12 @@ async function serve(scripted: FakeResponse, response: ServerResponse): Promise<
   for (const item of scripted.items) {
     if (response.destroyed) return;
     if ('delayMs' in item) await wait(item.delayMs, response);
-    else if ('comment' in item) response.write(`: ${item.comment}\n\n`);
+    else if ('reset' in item) {
+      // Let the bytes written so far reach the client before the RST.
+      await wait(20, response);
+      response.socket?.resetAndDestroy();
+      return;
+    } else if ('comment' in item) response.write(`: ${item.comment}\n\n`);
     else if ('raw' in item) response.write(item.raw);
     else response.write(`data: ${JSON.stringify(item.data)}\n\n`);
   }

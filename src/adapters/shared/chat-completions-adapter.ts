@@ -3,8 +3,10 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
+import { ConnectionError } from '../../errors/connection-error.js';
 import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import { InsufficientSystemResourceError } from '../../errors/insufficient-system-resource-error.js';
+import { StreamError } from '../../errors/stream-error.js';
 import type { ChatMessage } from '../../model/messages.js';
 import type {
   ModelAdapter,
@@ -14,12 +16,15 @@ import type {
   ModelToolDefinition,
 } from '../../model/model-adapter.js';
 import { abortReason, sleep } from './abort-reason.js';
-import { countingFetchOptions, withAttemptCounting } from './attempt-counting-client.js';
-import type { AttemptCounter } from './attempt-counting-client.js';
+import { startAttemptDeadline } from './attempt-deadline.js';
+import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
 import type { ProviderDefaults } from './create-client.js';
 import { parseCompletion } from './parse-completion.js';
+import type { ResponseOrigin } from './parse-completion.js';
+import { readBody, readStreamChunks } from './read-response.js';
+import type { StreamProgress } from './read-response.js';
 import { StreamAccumulator } from './stream-accumulator.js';
 import { isModelProviderError, toProviderError } from './to-provider-error.js';
 
@@ -27,6 +32,11 @@ import { isModelProviderError, toProviderError } from './to-provider-error.js';
  * A `ModelAdapter` over `client.chat.completions.create`, shared by the OpenAI and DeepSeek
  * adapters. It never uses the client's `runTools` or `ChatCompletionStream` helpers: they drop or
  * truncate `reasoning_content`. Subclasses build the request body.
+ *
+ * The client builds, authenticates and sends each request and maps HTTP statuses to its errors;
+ * the adapter reads the body itself (so a broken connection, a truncated stream or a bad chunk
+ * become typed errors), bounds each attempt by `timeout` until the body ends, and retries, since
+ * the client's retry waits can be neither aborted nor capped.
  */
 export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly provider: string;
@@ -34,12 +44,9 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly client: OpenAI;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
-  /** `client` with a `fetch` that counts attempts, so our retries and the client's share one budget. */
-  private readonly countingClient: OpenAI;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
     this.client = createClient(options, defaults);
-    this.countingClient = withAttemptCounting(this.client);
     this.options = options;
     this.defaults = defaults;
     this.provider = defaults.provider;
@@ -61,34 +68,32 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   ): Promise<ModelResponse> {
     const body = this.buildBody(messages, tools, options, false);
     const signal = options.signal;
-    let retriesLeft = this.maxRetries;
     for (let retry = 0; ; retry += 1) {
-      const counter: AttemptCounter = { attempts: 0 };
+      const attempt = this.startAttempt(signal);
+      let failure: unknown;
       try {
-        const response = await this.countingClient.chat.completions
-          .create(
-            body as unknown as ChatCompletionCreateParamsNonStreaming,
-            this.requestOptions(signal, retriesLeft, counter),
-          )
+        const response = await this.client.chat.completions
+          .create(body as unknown as ChatCompletionCreateParamsNonStreaming, this.requestOptions(attempt))
           .asResponse();
-        const requestId = response.headers.get('x-request-id') ?? undefined;
-        const result = parseCompletion(await response.text(), { provider: this.provider, requestId });
+        const origin = this.origin(response);
+        const result = parseCompletion(await readBody(response, origin), origin);
         this.checkFinishReason(result);
         return result;
       } catch (error) {
-        const failure = this.toFailure(error, signal);
-        retriesLeft -= clientRetries(counter);
-        if (!this.isOurRetry(failure) || retriesLeft <= 0) throw failure;
-        retriesLeft -= 1;
-        await sleep(this.retryDelay(retry), signal);
+        failure = this.toFailure(error, signal, attempt, 'call');
+      } finally {
+        attempt.dispose();
       }
+      await this.waitToRetry(failure, retry, signal);
     }
   }
 
   /**
    * Streams the response (`stream: true`, `stream_options.include_usage`): deltas in the order
-   * they arrive, then one `response` identical to what `call` returns. Aborting stops reading at
-   * once and throws the signal's reason.
+   * they arrive, then one `response` identical to what `call` returns. A server that answers
+   * JSON instead is read as the same deltas at once. Aborting stops reading at once and throws
+   * the signal's reason. Deltas already yielded cannot be taken back: once one is out, a failure
+   * is thrown rather than retried.
    */
   async *stream(
     messages: readonly ChatMessage[],
@@ -97,68 +102,114 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = this.buildBody(messages, tools, options, true);
     const signal = options.signal;
-    let retriesLeft = this.maxRetries;
     for (let retry = 0; ; retry += 1) {
-      const accumulator = new StreamAccumulator();
-      const counter: AttemptCounter = { attempts: 0 };
+      const attempt = this.startAttempt(signal);
       let emitted = false;
+      let failure: unknown;
       try {
-        const { data, response } = await this.countingClient.chat.completions
-          .create(
-            body as unknown as ChatCompletionCreateParamsStreaming,
-            this.requestOptions(signal, retriesLeft, counter),
-          )
-          .withResponse();
-        const requestId = response.headers.get('x-request-id') ?? undefined;
-        for await (const chunk of data) {
-          // Leaving the loop aborts the HTTP request; the client ends the iteration silently on abort.
+        const response = await this.client.chat.completions
+          .create(body as unknown as ChatCompletionCreateParamsStreaming, this.requestOptions(attempt))
+          .asResponse();
+        const events = isJsonResponse(response)
+          ? this.jsonEvents(response)
+          : this.streamEvents(response, attempt);
+        // Leaving this loop cancels the body; the abort is checked around every event.
+        for await (const event of events) {
           if (isAborted(signal)) break;
-          for (const event of accumulator.push(chunk)) {
-            // One chunk can hold several deltas: stop between them too.
-            if (isAborted(signal)) break;
-            emitted = true;
-            yield event;
-          }
+          emitted ||= event.type !== 'response';
+          yield event;
           if (isAborted(signal)) break;
         }
         if (isAborted(signal)) throw abortReason(signal);
-        if (accumulator.chunkCount === 0) {
-          throw new EmptyResponseError({
-            provider: this.provider,
-            status: 200,
-            ...(requestId === undefined ? {} : { requestId }),
-            message: `${this.provider} ended the stream without a single chunk.`,
-          });
-        }
-        const result = accumulator.finish(requestId);
-        this.checkFinishReason(result);
-        yield { type: 'response', response: result };
         return;
       } catch (error) {
-        const failure = this.toFailure(error, signal);
-        retriesLeft -= clientRetries(counter);
-        // Once deltas are out, a retry would emit them twice: the caller decides.
-        if (emitted || !this.isOurRetry(failure) || retriesLeft <= 0) throw failure;
-        retriesLeft -= 1;
-        await sleep(this.retryDelay(retry), signal);
+        failure = this.toFailure(error, signal, attempt, 'stream');
+      } finally {
+        attempt.dispose();
       }
+      if (emitted) throw failure;
+      await this.waitToRetry(failure, retry, signal);
     }
+  }
+
+  /** The events of a Server-Sent Events answer, then the assembled response. */
+  private async *streamEvents(
+    response: Response,
+    attempt: AttemptDeadline,
+  ): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const origin = this.origin(response);
+    const accumulator = new StreamAccumulator();
+    const progress: StreamProgress = { chunks: 0, done: false };
+    // A stream may run long: `timeout` bounds the wait for each chunk, not the whole answer.
+    for await (const chunk of readStreamChunks(response, origin, progress, () => attempt.restart())) {
+      yield* accumulator.push(chunk);
+    }
+    if (progress.chunks === 0) throw this.emptyStream(response, origin);
+    const result = accumulator.finish(origin.requestId);
+    // Neither a finish_reason nor [DONE]: the connection was closed mid-answer.
+    if (!progress.done && accumulator.finishReason === null) {
+      throw new StreamError({
+        ...originFields(origin),
+        rawOutput: result,
+        message: `${this.provider} ended the stream after ${progress.chunks} chunk${progress.chunks === 1 ? '' : 's'} without a finish_reason or [DONE]: the answer is truncated (the partial response is on rawOutput).`,
+      });
+    }
+    this.checkFinishReason(result);
+    yield { type: 'response', response: result };
+  }
+
+  /** A JSON answer to a streaming request (some compatible servers ignore `stream`), as stream events. */
+  private async *jsonEvents(response: Response): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const origin = this.origin(response);
+    const result = parseCompletion(await readBody(response, origin), origin);
+    this.checkFinishReason(result);
+    if (typeof result.reasoning_content === 'string' && result.reasoning_content !== '')
+      yield { type: 'reasoning_delta', delta: result.reasoning_content };
+    if (result.content !== null) yield { type: 'content_delta', delta: result.content };
+    for (const [index, toolCall] of (result.tool_calls ?? []).entries()) {
+      yield {
+        type: 'tool_call_delta',
+        index,
+        id: toolCall.id,
+        name: toolCall.function.name,
+        argumentsDelta: toolCall.function.arguments,
+      };
+    }
+    yield { type: 'response', response: result };
+  }
+
+  private emptyStream(response: Response, origin: ResponseOrigin): EmptyResponseError {
+    const contentType = response.headers.get('content-type');
+    const notAStream =
+      contentType !== null && !contentType.toLowerCase().includes('text/event-stream')
+        ? ` (it answered with content-type ${JSON.stringify(contentType)}, not an event stream: check baseURL)`
+        : '';
+    return new EmptyResponseError({
+      ...originFields(origin),
+      status: 200,
+      message: `${this.provider} ended the stream without a single chunk${notAStream}.`,
+    });
   }
 
   private get maxRetries(): number {
     return this.options.maxRetries ?? this.client.maxRetries;
   }
 
-  private requestOptions(
-    signal: AbortSignal | undefined,
-    maxRetries: number,
-    counter: AttemptCounter,
-  ): OpenAI.RequestOptions {
-    return {
-      maxRetries,
-      fetchOptions: countingFetchOptions(counter),
-      ...(signal === undefined ? {} : { signal }),
-    };
+  private get maxRetryDelayMs(): number {
+    return this.options.maxRetryDelayMs ?? 60_000;
+  }
+
+  private startAttempt(signal: AbortSignal | undefined): AttemptDeadline {
+    return startAttemptDeadline(signal, this.client.timeout);
+  }
+
+  private requestOptions(attempt: AttemptDeadline): OpenAI.RequestOptions {
+    // The client's retries sleep without watching the signal: the adapter retries instead.
+    return { maxRetries: 0, signal: attempt.signal };
+  }
+
+  private origin(response: Response): ResponseOrigin {
+    return { provider: this.provider, requestId: response.headers.get('x-request-id') ?? undefined };
   }
 
   private checkFinishReason(result: ModelResponse): void {
@@ -172,30 +223,61 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     });
   }
 
-  private toFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+  private toFailure(
+    error: unknown,
+    signal: AbortSignal | undefined,
+    attempt: AttemptDeadline,
+    kind: 'call' | 'stream',
+  ): unknown {
     if (signal?.aborted === true) return abortReason(signal);
+    if (attempt.timedOut) {
+      const what =
+        kind === 'call'
+          ? `did not finish its response within the timeout (${attempt.timeoutMs} ms)`
+          : `sent no stream chunk within the timeout (${attempt.timeoutMs} ms)`;
+      return new ConnectionError({
+        provider: this.provider,
+        cause: error,
+        message: `${this.provider} ${what}. Raise the timeout option (the client's, when you inject one), or check the server.`,
+      });
+    }
+    if (isModelProviderError(error)) return error;
     return toProviderError(error, {
       provider: this.provider,
       environmentVariable: this.defaults.environmentVariable,
+      maxRetryDelayMs: this.maxRetryDelayMs,
     });
   }
 
-  /** The cases the `openai` client does not retry itself. */
-  private isOurRetry(error: unknown): boolean {
-    return (
-      isModelProviderError(error) &&
-      (error.code === 'empty_response' || error.code === 'insufficient_system_resource')
-    );
+  /**
+   * Waits before retry number `retry + 1`, or throws `failure` when it is not retryable, the
+   * budget is spent, or the server asked for a wait longer than `maxRetryDelayMs`. The wait ends
+   * at once when `signal` aborts.
+   */
+  private async waitToRetry(failure: unknown, retry: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!isModelProviderError(failure) || !failure.retryable || retry >= this.maxRetries) throw failure;
+    const requested = failure.retryAfterMs;
+    if (requested !== undefined && requested > this.maxRetryDelayMs) throw failure;
+    await sleep(requested ?? this.backoff(retry), signal);
   }
 
-  private retryDelay(retry: number): number {
-    return Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000);
+  /** The `openai` client's backoff: doubling from `retryBaseDelayMs`, at most 8 s, less up to 25 % jitter. */
+  private backoff(retry: number): number {
+    const delay = Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000, this.maxRetryDelayMs);
+    return delay * (1 - Math.random() * 0.25);
   }
 }
 
-/** Retries the client made itself within one call: attempts beyond the first. */
-function clientRetries(counter: AttemptCounter): number {
-  return Math.max(0, counter.attempts - 1);
+function originFields(origin: ResponseOrigin): { provider: string; requestId?: string } {
+  return {
+    provider: origin.provider,
+    ...(origin.requestId === undefined ? {} : { requestId: origin.requestId }),
+  };
+}
+
+function isJsonResponse(response: Response): boolean {
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType.includes('application/json') || mediaType.endsWith('+json');
 }
 
 function isAborted(signal: AbortSignal | undefined): signal is AbortSignal {

@@ -29,17 +29,37 @@ export interface ChatCompletionsAdapterOptions {
   /** The server's base URL, ending in `/v1` for most OpenAI-compatible servers. @default the provider's */
   readonly baseURL?: string | undefined;
   /**
-   * Retries per call. The `openai` client retries connection errors, 408, 409, 429 and 5xx
-   * (honouring `retry-after`); the adapter adds retries of a blank 200 and of DeepSeek's
-   * `insufficient_system_resource`, from the same budget.
+   * Retries per call, made by the adapter (the `openai` client is asked for none, because its
+   * waits cannot be aborted): connection failures and resets, whole-response timeouts, 408, 409,
+   * 429 and 5xx (honouring `retry-after-ms`, `retry-after` and `x-should-retry`), a blank 200, a
+   * truncated stream, an `error` object mid-stream and DeepSeek's `insufficient_system_resource`.
+   * A stream is retried only while it has emitted nothing.
    * @default the injected client's `maxRetries`, else 2
    */
   readonly maxRetries?: number;
-  /** Milliseconds before a request times out (until the headers arrive). @default 600000 (the client's) */
+  /**
+   * The longest wait, in milliseconds, a retry may take. A server asking for longer (`retry-after:
+   * 3600`) makes the call fail at once with its typed error (`RateLimitError` for a 429) carrying
+   * `retryAfterMs`, instead of waiting. Every wait ends at once when the call is aborted.
+   * @default 60000
+   */
+  readonly maxRetryDelayMs?: number;
+  /**
+   * Milliseconds one HTTP attempt of `call` may take, from the request until the whole body has
+   * arrived; in `stream`, the longest wait for the headers and then for each next chunk (comments
+   * such as `: keep-alive` do not count), so a long answer that keeps coming is never cut. Past it
+   * the attempt fails with a retryable `ConnectionError`. The `openai` client's own timeout
+   * stops at the response headers.
+   * @default 600000 (the client's `timeout`; with an injected client, its `timeout`)
+   */
   readonly timeout?: number;
   /** Extra HTTP headers on every request. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Milliseconds before the adapter's own first retry; doubles on each retry. @default 500 */
+  /**
+   * Milliseconds before the first retry when the server did not say how long to wait; doubles on
+   * each retry up to 8 s (and `maxRetryDelayMs`), less up to 25 % jitter.
+   * @default 500
+   */
   readonly retryBaseDelayMs?: number;
   /** The default tool choice; a call's `options.toolChoice` wins. @default not sent (the provider's `auto`) */
   readonly toolChoice?: ToolChoice;

@@ -18,7 +18,8 @@ export interface ProviderDefaults {
  * variable), `baseURL`, `maxRetries`, `timeout` and `headers`.
  *
  * @throws {MissingApiKeyError} when there is neither a client, an `apiKey` nor the variable.
- * @throws {InvalidArgumentError} when `model` is empty or `maxRetries` is not a count.
+ * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
+ * `maxRetryDelayMs` is not a number of milliseconds.
  */
 export function createClient(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults): OpenAI {
   if (typeof options.model !== 'string' || options.model.trim() === '') {
@@ -36,6 +37,14 @@ export function createClient(options: ChatCompletionsAdapterOptions, defaults: P
       argument: 'maxRetries',
       value: options.maxRetries,
       message: 'must be an integer >= 0',
+    });
+  }
+  const maxRetryDelayMs: unknown = options.maxRetryDelayMs;
+  if (maxRetryDelayMs !== undefined && !(typeof maxRetryDelayMs === 'number' && maxRetryDelayMs >= 0)) {
+    throw new InvalidArgumentError({
+      argument: 'maxRetryDelayMs',
+      value: maxRetryDelayMs,
+      message: 'must be a number of milliseconds >= 0 (Infinity: always wait as long as the server asks)',
     });
   }
   if (options.client !== undefined) return options.client;

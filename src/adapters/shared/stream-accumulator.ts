@@ -17,25 +17,27 @@ interface ToolCallDraft {
  * it (OpenAI: a last chunk with `choices: []`; DeepSeek: the `finish_reason` chunk).
  */
 export class StreamAccumulator {
-  /** Chunks seen so far. */
-  chunkCount = 0;
   private content = '';
   private reasoning: string | undefined;
   private readonly toolCalls = new Map<number, ToolCallDraft>();
-  private finishReason: FinishReason | null = null;
+  #finishReason: FinishReason | null = null;
   private usage: Usage | undefined;
   private model: string | undefined;
 
+  /** The `finish_reason` of the last chunk that carried one; `null` until then. */
+  get finishReason(): FinishReason | null {
+    return this.#finishReason;
+  }
+
   /** Records one chunk and returns its events, in the order the provider sent the pieces. */
   push(chunk: unknown): ModelStreamEvent[] {
-    this.chunkCount += 1;
     if (!isRecord(chunk)) return [];
     if (typeof chunk['model'] === 'string') this.model = chunk['model'];
     const usage = normalizeUsage(chunk['usage']);
     if (usage !== undefined) this.usage = usage;
     const choice = Array.isArray(chunk['choices']) ? chunk['choices'][0] : undefined;
     if (!isRecord(choice)) return [];
-    if (typeof choice['finish_reason'] === 'string') this.finishReason = choice['finish_reason'];
+    if (typeof choice['finish_reason'] === 'string') this.#finishReason = choice['finish_reason'];
     const delta = isRecord(choice['delta']) ? choice['delta'] : {};
     const events: ModelStreamEvent[] = [];
     const reasoning = delta['reasoning_content'];
@@ -67,7 +69,7 @@ export class StreamAccumulator {
       content: this.content,
       reasoning: this.reasoning,
       toolCalls,
-      finishReason: this.finishReason,
+      finishReason: this.#finishReason,
       usage: this.usage,
       requestId,
       model: this.model,

@@ -5,14 +5,15 @@ import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ModelProviderError } from '../../errors/model-provider-error.js';
 import { RateLimitError } from '../../errors/rate-limit-error.js';
 import { ServerError } from '../../errors/server-error.js';
-import { StreamError } from '../../errors/stream-error.js';
 import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
 import { isRecord } from './normalize-usage.js';
 
-/** Who failed, for the messages. */
+/** Who failed, for the messages, and the adapter's retry settings. */
 export interface ProviderContext {
   readonly provider: string;
   readonly environmentVariable: string;
+  /** The longest `retry-after` the adapter waits for; a longer one fails at once. */
+  readonly maxRetryDelayMs: number;
 }
 
 /** The fields of an `openai` `APIError` we read; duck-typed so an injected client of another major works. */
@@ -30,8 +31,10 @@ interface ClientError {
  * Maps an error thrown by the `openai` client to this library's typed errors: 401/403
  * {@link AuthenticationError}, 402 (and OpenAI's 429 `insufficient_quota`)
  * {@link InsufficientBalanceError}, 429 {@link RateLimitError}, other 4xx
- * {@link InvalidRequestError}, 5xx {@link ServerError}, an `error` object mid-stream
- * {@link StreamError}, no response at all {@link ConnectionError}. Anything else is returned as is.
+ * {@link InvalidRequestError}, 5xx {@link ServerError}, no response at all
+ * {@link ConnectionError}. `retryAfterMs` comes from `retry-after-ms`, else `retry-after`
+ * (seconds or an HTTP date); `x-should-retry: true | false` overrides `retryable`, as the client
+ * itself would. Anything else is returned as is.
  */
 export function toProviderError(error: unknown, context: ProviderContext): unknown {
   if (!(error instanceof Error) || !isClientError(error)) return error;
@@ -49,48 +52,64 @@ export function toProviderError(error: unknown, context: ProviderContext): unkno
   const providerMessage = typeof body?.['message'] === 'string' ? body['message'] : error.message;
   const providerCode = stringOrUndefined(error.code) ?? stringOrUndefined(error.type);
   const requestId = error.requestID ?? undefined;
+  const retryAfterMs = parseRetryAfter(error.headers);
+  const shouldRetry = error.headers?.get('x-should-retry');
+  const status = error.status;
   const details = {
     provider,
     cause: error,
     rawOutput: error.error,
+    ...(status === undefined ? {} : { status }),
     ...(requestId === undefined ? {} : { requestId }),
     ...(providerCode === undefined ? {} : { providerCode }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(shouldRetry === 'true' || shouldRetry === 'false' ? { retryable: shouldRetry === 'true' } : {}),
   };
-  const status = error.status;
   if (status === undefined) {
-    return new StreamError({
-      ...details,
-      message: `${provider} sent an error mid-stream: ${providerMessage}`,
-    });
+    return new UnexpectedResponseError({ ...details, message: `${provider} failed: ${providerMessage}` });
   }
-  const withStatus = { ...details, status };
   const said = `${provider} answered ${status}: ${providerMessage}`;
+  // Waiting longer than maxRetryDelayMs is the caller's decision, not the adapter's.
+  const tooLong =
+    retryAfterMs !== undefined && retryAfterMs > context.maxRetryDelayMs
+      ? `. It asked to wait ${describeDelay(retryAfterMs)}, longer than maxRetryDelayMs (${context.maxRetryDelayMs} ms), so the adapter did not wait: retry after error.retryAfterMs, or raise maxRetryDelayMs`
+      : undefined;
   if (status === 401 || status === 403) {
     return new AuthenticationError({
-      ...withStatus,
+      ...details,
       message: `${said}. Check ${context.environmentVariable} or the apiKey option.`,
     });
   }
   if (status === 402 || (status === 429 && providerCode === 'insufficient_quota')) {
-    return new InsufficientBalanceError({ ...withStatus, message: `${said}. Top up the account balance.` });
+    // Waiting does not refill an account, whatever the headers say.
+    return new InsufficientBalanceError({
+      ...details,
+      retryable: false,
+      message: `${said}. Top up the account balance.`,
+    });
   }
   if (status === 429) {
-    const retryAfterSeconds = parseRetryAfter(error.headers?.get('retry-after') ?? null);
     return new RateLimitError({
-      ...withStatus,
-      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-      message: `${said}. Still rate-limited after the retries; wait${retryAfterSeconds === undefined ? '' : ` ${retryAfterSeconds}s`} or raise maxRetries.`,
+      ...details,
+      message:
+        tooLong === undefined
+          ? `${said}. Still rate-limited after the retries; wait${retryAfterMs === undefined ? '' : ` ${describeDelay(retryAfterMs)}`} or raise maxRetries.`
+          : `${said}${tooLong}.`,
     });
   }
-  if (status >= 500) return new ServerError({ ...withStatus, message: `${said}. Retry later.` });
+  if (status >= 500) return new ServerError({ ...details, message: `${said}${tooLong ?? '. Retry later'}.` });
   if (status === 408 || status === 409)
-    return new UnexpectedResponseError({ ...withStatus, retryable: true, message: said });
+    return new UnexpectedResponseError({
+      retryable: true,
+      ...details,
+      message: tooLong === undefined ? said : `${said}${tooLong}.`,
+    });
   if (status >= 400)
     return new InvalidRequestError({
-      ...withStatus,
+      ...details,
       message: `${said}. Fix the request; retrying will not help.`,
     });
-  return new UnexpectedResponseError({ ...withStatus, message: said });
+  return new UnexpectedResponseError({ ...details, message: said });
 }
 
 /** True when `error` is one of this library's provider errors already. */
@@ -110,10 +129,18 @@ function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function parseRetryAfter(header: string | null): number | undefined {
+/** The wait a response asked for, in milliseconds, read as the `openai` client reads it. */
+function parseRetryAfter(headers: ClientError['headers']): number | undefined {
+  const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(milliseconds)) return Math.max(0, milliseconds);
+  const header = headers?.get('retry-after') ?? null;
   if (header === null) return undefined;
   const seconds = Number.parseFloat(header);
-  if (!Number.isNaN(seconds)) return seconds;
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function describeDelay(milliseconds: number): string {
+  return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${Math.round(milliseconds / 100) / 10} s`;
 }

@@ -1,0 +1,58 @@
+/** The longest delay `setTimeout` honours; a longer one fires at once. */
+export const maxTimerDelayMs = 2 ** 31 - 1;
+
+/** One HTTP attempt's signal: the caller's abort, or the attempt's deadline. */
+export interface AttemptDeadline {
+  /** Aborts when the caller's signal aborts or the deadline passes; give it to the request. */
+  readonly signal: AbortSignal;
+  /** True once the deadline passed (and not the caller's abort). */
+  readonly timedOut: boolean;
+  /** The deadline, in milliseconds from the start of the attempt or from the last `restart`. */
+  readonly timeoutMs: number;
+  /** Starts the deadline over: a stream calls it on every chunk, so it bounds the gap between two. */
+  restart(): void;
+  /** Clears the timer and stops listening to the caller's signal; aborts the attempt if still open. */
+  dispose(): void;
+}
+
+/**
+ * Starts the deadline of one HTTP attempt. The `openai` client's own `timeout` stops at the
+ * response headers; this one runs until the adapter has read the whole body (or, restarted on
+ * every chunk, until the next chunk of a stream), so a server that drips bytes or sends
+ * keep-alives forever is cut off as well.
+ */
+export function startAttemptDeadline(
+  callerSignal: AbortSignal | undefined,
+  timeoutMs: number,
+): AttemptDeadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted === true) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  const expire = (): void => {
+    timedOut = true;
+    controller.abort(new DOMException(`Nothing complete arrived within ${timeoutMs} ms.`, 'TimeoutError'));
+  };
+  const delay = Math.min(Math.max(timeoutMs, 0), maxTimerDelayMs);
+  let timer = setTimeout(expire, delay);
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    timeoutMs,
+    restart() {
+      if (controller.signal.aborted) return;
+      clearTimeout(timer);
+      timer = setTimeout(expire, delay);
+    },
+    dispose() {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+      // Releases the connection when the body was left unread (an early return or an error).
+      if (!controller.signal.aborted)
+        controller.abort(new DOMException('The attempt is over.', 'AbortError'));
+    },
+  };
+}
