@@ -30,12 +30,19 @@ export function startAttemptDeadline(
   const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted === true) onCallerAbort();
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const expire = (): void => {
+  const limit = Math.min(Math.max(timeoutMs, 0), maxTimerDelayMs);
+  // `restart` runs on every chunk: it only notes the time, and the timer re-arms itself for what is left.
+  let startedAt = Date.now();
+  const check = (): void => {
+    const left = startedAt + limit - Date.now();
+    if (left > 0) {
+      timer = setTimeout(check, left);
+      return;
+    }
     timedOut = true;
     controller.abort(new DOMException(`Nothing complete arrived within ${timeoutMs} ms.`, 'TimeoutError'));
   };
-  const delay = Math.min(Math.max(timeoutMs, 0), maxTimerDelayMs);
-  let timer = setTimeout(expire, delay);
+  let timer = setTimeout(check, limit);
   return {
     signal: controller.signal,
     get timedOut() {
@@ -43,9 +50,7 @@ export function startAttemptDeadline(
     },
     timeoutMs,
     restart() {
-      if (controller.signal.aborted) return;
-      clearTimeout(timer);
-      timer = setTimeout(expire, delay);
+      startedAt = Date.now();
     },
     dispose() {
       clearTimeout(timer);

@@ -21,10 +21,10 @@ import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
 import type { ProviderDefaults } from './create-client.js';
-import { parseCompletion } from './parse-completion.js';
+import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
-import { readBody, readStreamChunks } from './read-response.js';
-import type { StreamProgress } from './read-response.js';
+import { readBody } from './read-body.js';
+import { SseChunkReader, streamEnd } from './sse-chunk-reader.js';
 import { StreamAccumulator } from './stream-accumulator.js';
 import { isModelProviderError, toProviderError } from './to-provider-error.js';
 
@@ -110,15 +110,33 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         const response = await this.client.chat.completions
           .create(body as unknown as ChatCompletionCreateParamsStreaming, this.requestOptions(attempt))
           .asResponse();
-        const events = isJsonResponse(response)
-          ? this.jsonEvents(response)
-          : this.streamEvents(response, attempt);
-        // Leaving this loop cancels the body; the abort is checked around every event.
-        for await (const event of events) {
-          if (isAborted(signal)) break;
-          emitted ||= event.type !== 'response';
-          yield event;
-          if (isAborted(signal)) break;
+        const origin = this.origin(response);
+        if (isJsonResponse(response)) {
+          for (const event of await this.jsonEvents(response, origin)) {
+            if (isAborted(signal)) break;
+            emitted ||= event.type !== 'response';
+            yield event;
+          }
+        } else {
+          // One await per chunk and no generator in between: this is the hot path of every delta.
+          const reader = new SseChunkReader(response, origin, () => attempt.restart());
+          const accumulator = new StreamAccumulator();
+          try {
+            for (let chunk = await reader.next(); chunk !== streamEnd; chunk = await reader.next()) {
+              for (const event of accumulator.push(chunk)) {
+                if (isAborted(signal)) break;
+                emitted = true;
+                yield event;
+              }
+              if (isAborted(signal)) break;
+            }
+          } finally {
+            // Cancels the body when the loop was left early.
+            await reader.close();
+          }
+          if (!isAborted(signal)) {
+            yield { type: 'response', response: this.finishStream(response, origin, reader, accumulator) };
+          }
         }
         if (isAborted(signal)) throw abortReason(signal);
         return;
@@ -132,50 +150,51 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     }
   }
 
-  /** The events of a Server-Sent Events answer, then the assembled response. */
-  private async *streamEvents(
+  /**
+   * The response a finished stream assembles to.
+   *
+   * @throws {EmptyResponseError} when the stream held no chunk.
+   * @throws {StreamError} when it ended with neither a `finish_reason` nor `[DONE]`.
+   */
+  private finishStream(
     response: Response,
-    attempt: AttemptDeadline,
-  ): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const origin = this.origin(response);
-    const accumulator = new StreamAccumulator();
-    const progress: StreamProgress = { chunks: 0, done: false };
-    // A stream may run long: `timeout` bounds the wait for each chunk, not the whole answer.
-    for await (const chunk of readStreamChunks(response, origin, progress, () => attempt.restart())) {
-      yield* accumulator.push(chunk);
-    }
-    if (progress.chunks === 0) throw this.emptyStream(response, origin);
+    origin: ResponseOrigin,
+    reader: SseChunkReader,
+    accumulator: StreamAccumulator,
+  ): ModelResponse {
+    if (reader.chunks === 0) throw this.emptyStream(response, origin);
     const result = accumulator.finish(origin.requestId);
     // Neither a finish_reason nor [DONE]: the connection was closed mid-answer.
-    if (!progress.done && accumulator.finishReason === null) {
+    if (!reader.done && accumulator.finishReason === null) {
       throw new StreamError({
         ...originFields(origin),
         rawOutput: result,
-        message: `${this.provider} ended the stream after ${progress.chunks} chunk${progress.chunks === 1 ? '' : 's'} without a finish_reason or [DONE]: the answer is truncated (the partial response is on rawOutput).`,
+        message: `${this.provider} ended the stream after ${reader.chunks} chunk${reader.chunks === 1 ? '' : 's'} without a finish_reason or [DONE]: the answer is truncated (the partial response is on rawOutput).`,
       });
     }
     this.checkFinishReason(result);
-    yield { type: 'response', response: result };
+    return result;
   }
 
-  /** A JSON answer to a streaming request (some compatible servers ignore `stream`), as stream events. */
-  private async *jsonEvents(response: Response): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const origin = this.origin(response);
+  /** A JSON answer to a streaming request (some compatible servers ignore `stream`), as the events of a stream. */
+  private async jsonEvents(response: Response, origin: ResponseOrigin): Promise<ModelStreamEvent[]> {
     const result = parseCompletion(await readBody(response, origin), origin);
     this.checkFinishReason(result);
+    const events: ModelStreamEvent[] = [];
     if (typeof result.reasoning_content === 'string' && result.reasoning_content !== '')
-      yield { type: 'reasoning_delta', delta: result.reasoning_content };
-    if (result.content !== null) yield { type: 'content_delta', delta: result.content };
+      events.push({ type: 'reasoning_delta', delta: result.reasoning_content });
+    if (result.content !== null) events.push({ type: 'content_delta', delta: result.content });
     for (const [index, toolCall] of (result.tool_calls ?? []).entries()) {
-      yield {
+      events.push({
         type: 'tool_call_delta',
         index,
         id: toolCall.id,
         name: toolCall.function.name,
         argumentsDelta: toolCall.function.arguments,
-      };
+      });
     }
-    yield { type: 'response', response: result };
+    events.push({ type: 'response', response: result });
+    return events;
   }
 
   private emptyStream(response: Response, origin: ResponseOrigin): EmptyResponseError {
@@ -266,13 +285,6 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     const delay = Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000, this.maxRetryDelayMs);
     return delay * (1 - Math.random() * 0.25);
   }
-}
-
-function originFields(origin: ResponseOrigin): { provider: string; requestId?: string } {
-  return {
-    provider: origin.provider,
-    ...(origin.requestId === undefined ? {} : { requestId: origin.requestId }),
-  };
 }
 
 function isJsonResponse(response: Response): boolean {

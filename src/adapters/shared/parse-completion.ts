@@ -11,6 +11,14 @@ export interface ResponseOrigin {
   readonly requestId: string | undefined;
 }
 
+/** The `provider` and `requestId` fields of an error about a response from `origin`. */
+export function originFields(origin: ResponseOrigin): { provider: string; requestId?: string } {
+  return {
+    provider: origin.provider,
+    ...(origin.requestId === undefined ? {} : { requestId: origin.requestId }),
+  };
+}
+
 /**
  * Parses the text of a 200 Chat Completions answer into a `ModelResponse`.
  *
@@ -19,10 +27,7 @@ export interface ResponseOrigin {
  * @throws {UnexpectedResponseError} when the body is not a chat completion.
  */
 export function parseCompletion(text: string, origin: ResponseOrigin): ModelResponse {
-  const details = {
-    provider: origin.provider,
-    ...(origin.requestId === undefined ? {} : { requestId: origin.requestId }),
-  };
+  const details = originFields(origin);
   if (text.trim() === '') {
     throw new EmptyResponseError({
       ...details,
