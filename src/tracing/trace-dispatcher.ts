@@ -19,7 +19,10 @@ export interface TraceDispatcherOptions {
   readonly onSinkError?: (error: unknown, event: TraceEvent) => void;
 }
 
-/** Stamps events with `runId`, `seq` and `timestamp` and delivers them; a failing sink never breaks the run. */
+/**
+ * Stamps events with `runId`, `seq` and `timestamp` and delivers them; a failing sink never breaks the run.
+ * The timestamp is the clock rounded to whole milliseconds; durations (`durationMs`) keep the clock's resolution.
+ */
 export class TraceDispatcher {
   readonly traces: TraceEvent[] = [];
   turn = 0;
@@ -34,7 +37,7 @@ export class TraceDispatcher {
     const options = this.#options;
     const event = {
       type,
-      timestamp: options.now(),
+      timestamp: Math.round(options.now()),
       runId: options.runId,
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       turn: this.turn,

@@ -65,7 +65,10 @@ export type TraceEventType = keyof TraceEventData;
 /** One trace event of type `Type`. Every event carries `runId`, `turn`, `seq` and `timestamp`. */
 export interface TraceEventOf<Type extends TraceEventType> {
   readonly type: Type;
-  /** Milliseconds since the epoch, from the orchestrator's clock. */
+  /**
+   * Milliseconds since the epoch, from the orchestrator's clock, rounded to a whole millisecond.
+   * For precise timing read the events' `durationMs`, which keeps the clock's full resolution.
+   */
   readonly timestamp: number;
   readonly runId: string;
   /** The id of the run that spawned this one (explorer subagents). */
