@@ -3,6 +3,7 @@ import { defineTool } from '../../tools/define-tool.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { runGit } from './run-git.js';
 import { truncateOutput } from './truncate-output.js';
 
@@ -63,7 +64,7 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => line.split(separator).join('  '));
-      if (lines.length === 0) return `No commits${path === '.' ? '' : ` touch "${path}"`}.`;
+      if (lines.length === 0) return noCommitsMessage(sandbox, path, limits.gitTimeoutMs, context?.signal);
       const footer = truncated
         ? `\n[Showing the newest ${lines.length} commits; the rest passed ${limits.gitMaxBufferBytes} bytes. Pass a smaller n.]`
         : lines.length === n
@@ -72,4 +73,27 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
       return truncateOutput(`${lines.join('\n')}${footer}`, limits.maxOutputChars, 'Pass a smaller n.');
     },
   });
+}
+
+/** Why `git log` found nothing: the path is ignored by git, or nothing under it was ever committed. */
+async function noCommitsMessage(
+  sandbox: Sandbox,
+  path: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const what = path === '.' ? `the repository root "${sandbox.root}"` : `"${path}"`;
+  // `check-ignore` exits 0 when the path is ignored, 1 when it is not (runGit rejects on 1).
+  const ignored = await runGit(sandbox, ['check-ignore', '--quiet', '--', path], {
+    timeoutMs,
+    maxOutputBytes: 4096,
+    signal,
+    toolName: 'git_log',
+  }).then(
+    () => true,
+    () => false,
+  );
+  return ignored
+    ? `No commits: ${what} is ignored by git (a .gitignore rule covers it), so git keeps no history for it. Use list_files and read_file instead.`
+    : `No commits touch ${what}: nothing under it has been committed yet.`;
 }

@@ -28,12 +28,14 @@ function formatFile(graph: FileImportGraph): string {
 }
 
 function formatSummary(summary: ImportGraphSummary): string {
+  if (summary.files === 0) return 'No source files in the repository, so there is no import graph.';
   const lines = [
-    `${summary.files} source files, ${summary.edges} resolved relative imports.`,
-    'Most imported:',
+    `${summary.files} source ${summary.files === 1 ? 'file' : 'files'}, ${summary.edges} resolved relative ${summary.edges === 1 ? 'import' : 'imports'}.`,
   ];
+  // Headings only over lists that have entries.
+  if (summary.mostImported.length > 0) lines.push('Most imported:');
   for (const entry of summary.mostImported) lines.push(`  ${entry.path} <- ${entry.importedBy} files`);
-  lines.push('Entry points (imported by no file):');
+  if (summary.entryPoints.length > 0) lines.push('Entry points (imported by no file):');
   for (const entry of summary.entryPoints) lines.push(`  ${entry.path} (imports ${entry.imports})`);
   if (summary.unresolved.length > 0) {
     lines.push('Unresolved relative imports:');

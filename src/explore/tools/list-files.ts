@@ -43,7 +43,13 @@ export function createListFilesTool(options: CodeToolFactoryOptions) {
       });
       const filter = input.pattern === undefined ? '' : ` matching "${input.pattern}"`;
       if (files.length === 0) {
-        return `No files${filter} under "${path}". Try a broader pattern, or list_files with path "." to see the tree.`;
+        if (input.pattern !== undefined)
+          return `No files matching "${input.pattern}" under "${path}". Try a broader pattern.`;
+        const hidden =
+          'it is empty, or every file in it is hidden (.gitignore, .git, node_modules, build output)';
+        return sandbox.relative(sandbox.resolve(path)) === '.'
+          ? `No files in the repository: ${hidden}.`
+          : `No files under "${path}": ${hidden}. list_files with path "." shows the whole tree.`;
       }
       const shown = files.slice(0, maxResults);
       const lines = [...shown];
