@@ -1,75 +1,202 @@
-import { createWriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
-import type { ExplorerDepth } from '../flows/explorer/explorer-depth.js';
+import { ToolOrchestratorError } from '../errors/tool-orchestrator-error.js';
+import { explorerDepthTurns } from '../flows/explorer/explorer-depth.js';
 import type { TraceEvent } from '../tracing/trace-events.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError, exitCodes } from './cli-io.js';
-import { createCliAdapter } from './create-cli-adapter.js';
+import { CommandFailure } from './command-failure.js';
+import { createCliAdapter, resolveModelSettings } from './create-cli-adapter.js';
+import type { ModelSettings } from './create-cli-adapter.js';
+import { ExploreRecorder } from './explore-recorder.js';
+import { choiceFlag, positiveIntegerFlag, repoFlag } from './flag-values.js';
 import { helpTexts } from './help-texts.js';
-import { createProgressPrinter } from './progress-printer.js';
+import { parseFlags } from './parse-flags.js';
+import { ProgressPrinter } from './progress-printer.js';
+import { oneLine, plural } from './progress-text.js';
+import { createTerminalStyle } from './terminal-style.js';
+import { openTraceFile } from './trace-file.js';
+import type { TraceFile } from './trace-file.js';
 
 /** `explore "<question>" --repo DIR`: runs the explorer subagent and prints its JSON report. */
 export async function exploreCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      repo: { type: 'string', default: '.' },
-      provider: { type: 'string' },
-      model: { type: 'string' },
-      'base-url': { type: 'string' },
-      'max-turns': { type: 'string' },
-      depth: { type: 'string', default: 'normal' },
-      trace: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
+  const { values, positionals } = parseFlags(
+    'explore',
+    {
+      repo: { type: 'string', default: '.', placeholder: 'DIR' },
+      provider: { type: 'string', placeholder: 'deepseek' },
+      model: { type: 'string', placeholder: 'NAME' },
+      'base-url': { type: 'string', placeholder: 'http://127.0.0.1:11434/v1' },
+      'max-turns': { type: 'string', placeholder: '10' },
+      depth: { type: 'string', default: 'normal', placeholder: 'normal' },
+      trace: { type: 'string', placeholder: 'FILE.jsonl' },
+      json: { type: 'boolean' },
     },
-  });
+    argv,
+  );
   if (values.help) {
     io.stdout(`${helpTexts.explore}\n`);
     return exitCodes.ok;
   }
   const question = positionals.join(' ').trim();
-  if (question === '')
+  if (question === '') {
     throw new UsageError(
       'missing the question, e.g. tool-orchestrator explore "How are requests sent?" --repo .',
-    );
-  const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
-  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
-    throw new UsageError(
-      `--max-turns ${JSON.stringify(values['max-turns'])} must be a whole number of at least 1.`,
+      {
+        code: 'missing_argument',
+      },
     );
   }
-  if (!['shallow', 'normal', 'deep'].includes(values.depth)) {
-    throw new UsageError(`--depth ${JSON.stringify(values.depth)} must be shallow, normal or deep.`);
-  }
-  const adapter = await createCliAdapter(
+  // Every flag is checked before anything is written or sent.
+  const root = repoFlag(values.repo);
+  const depth = choiceFlag('--depth', values.depth, ['shallow', 'normal', 'deep']);
+  const maxTurns =
+    values['max-turns'] === undefined
+      ? undefined
+      : positiveIntegerFlag('--max-turns', values['max-turns'], '10');
+  const settings = resolveModelSettings(
     { provider: values.provider, model: values.model, baseUrl: values['base-url'] },
     io.env,
   );
-  const sinks: ((event: TraceEvent) => void)[] = [];
-  const traceFile = values.trace === undefined ? undefined : createWriteStream(values.trace, { flags: 'w' });
-  if (traceFile !== undefined) sinks.push((event) => traceFile.write(`${JSON.stringify(event)}\n`));
-  // Stream only for live progress: reasoning shows as it arrives; otherwise whole responses are cheaper.
-  const showProgress = !values.json && io.stderrIsTty;
-  if (showProgress) sinks.push(createProgressPrinter({ write: io.stderr }));
+  const traceFile = values.trace === undefined ? undefined : openTraceFile(values.trace);
+
+  const recorder = new ExploreRecorder();
+  const stderrStyle = createTerminalStyle(io.colors.stderr);
+  // Live progress only on a terminal; it is also the only time the request is streamed.
+  const printer =
+    !values.json && io.stderrIsTty
+      ? new ProgressPrinter({ write: io.stderr, style: stderrStyle, columns: io.columns })
+      : undefined;
+  const sinks = [recorder.handle, printer?.handle, traceFile?.write].filter(
+    (sink): sink is (event: TraceEvent) => void => sink !== undefined,
+  );
+  const interrupt = io.trapInterrupts();
+  interrupt.addEventListener(
+    'abort',
+    () => {
+      printer?.stop();
+      printer?.line('stopping after Ctrl-C; press it again to quit at once', stderrStyle.yellow);
+    },
+    { once: true },
+  );
+  let traceClosed = false;
+  const closeTrace = async (): Promise<string | undefined> => {
+    if (traceFile === undefined || traceClosed) return undefined;
+    traceClosed = true;
+    return traceFile.close();
+  };
   try {
+    const adapter = await createCliAdapter(settings);
+    printer?.line(`exploring ${root}`, stderrStyle.bold);
+    printer?.line(`  model ${settings.model} (${settings.provider})`);
+    printer?.line(`  endpoint ${settings.baseURL}`);
+    printer?.line(
+      `  depth ${depth}: up to ${plural(maxTurns ?? explorerDepthTurns[depth], 'turn')}; Ctrl-C stops`,
+      stderrStyle.dim,
+    );
     // The explorer loads the code tools and the TypeScript compiler: only now that the flags are good.
     const { runExplorer } = await import('../flows/explorer/run-explorer.js');
     const report = await runExplorer({
       adapter,
-      root: values.repo,
+      root,
       question,
-      depth: values.depth as ExplorerDepth,
+      depth,
       ...(maxTurns === undefined ? {} : { maxTurns }),
-      stream: showProgress && typeof adapter.stream === 'function',
+      stream: printer !== undefined && typeof adapter.stream === 'function',
+      signal: interrupt,
       traceEmitter: (event) => {
         for (const sink of sinks) sink(event);
       },
     });
+    printer?.stop();
+    const repairs = recorder.repairCalls === 0 ? '' : ` and ${plural(recorder.repairCalls, 'repair call')}`;
+    printer?.line(
+      `done: ${plural(recorder.turns, 'turn')}${repairs}, ${recorder.totalTokens} tokens, ${(printer.elapsedMs() / 1000).toFixed(1)}s`,
+      stderrStyle.green,
+    );
+    const traceFailure = await closeTrace();
     io.stdout(`${JSON.stringify(report, null, values.json ? undefined : 2)}\n`);
+    if (traceFailure !== undefined) {
+      io.stderr(
+        `tool-orchestrator explore: could not write --trace file ${traceFile?.path}: ${traceFailure}\n`,
+      );
+      return exitCodes.failure;
+    }
     return exitCodes.ok;
-  } finally {
-    if (traceFile !== undefined) await new Promise<void>((resolve) => traceFile.end(resolve));
+  } catch (error) {
+    printer?.stop();
+    await closeTrace();
+    if (interrupt.aborted) throw interrupted(recorder, traceFile);
+    throw explainFailure(error, settings);
   }
+}
+
+/** What Ctrl-C leaves: what the explorer looked at, and where the trace is. */
+function interrupted(recorder: ExploreRecorder, traceFile: TraceFile | undefined): CommandFailure {
+  const lines = [
+    `interrupted (Ctrl-C) after ${plural(recorder.turns, 'turn')}, before the explorer wrote its report.`,
+  ];
+  if (recorder.toolCalls.length === 0) {
+    lines.push('It had not called a tool yet.');
+  } else {
+    lines.push('What it looked at so far:');
+    for (const call of recorder.toolCalls) {
+      lines.push(
+        `  ${call.name}(${oneLine(call.arguments, 100)}) -> ${call.ok ? '' : 'error: '}${oneLine(call.result, 100)}`,
+      );
+    }
+  }
+  if (traceFile === undefined) {
+    lines.push('No trace was written; pass --trace FILE.jsonl to keep one.');
+  } else {
+    const ended = recorder.endedRuns > 0 && recorder.openRuns === 0;
+    lines.push(
+      `Trace: ${traceFile.path}${ended ? ' (complete: it ends with run_end)' : ' (no run had started)'}`,
+    );
+  }
+  return new CommandFailure(lines.join('\n'), {
+    code: 'interrupted',
+    exitCode: exitCodes.interrupted,
+    details: { turns: recorder.turns, toolCalls: recorder.toolCalls, trace: traceFile?.path ?? null },
+  });
+}
+
+/** A connection error names the URL it tried and where that URL came from; other errors pass through. */
+function explainFailure(error: unknown, settings: ModelSettings): unknown {
+  if (!ToolOrchestratorError.isInstance(error) || error.code !== 'connection_error') return error;
+  const from =
+    settings.baseUrlSource === 'default'
+      ? `the ${settings.provider} API`
+      : settings.baseUrlSource === '--base-url'
+        ? 'given with --base-url'
+        : `from ${settings.baseUrlSource}`;
+  const fix =
+    settings.baseUrlSource === 'default'
+      ? 'Check the network connection.'
+      : `Is the server running? Check the URL (${settings.baseUrlSource}).`;
+  return new CommandFailure(
+    `could not reach ${settings.baseURL} (${from}): ${connectionReason(error)}. ${fix}`,
+    { code: 'connection_error', cause: error },
+  );
+}
+
+/** The innermost system reason of a failed connection, e.g. `connection refused (ECONNREFUSED)`. */
+function connectionReason(error: Error): string {
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    ECONNRESET: 'connection reset',
+    ETIMEDOUT: 'timed out',
+    EHOSTUNREACH: 'host unreachable',
+  };
+  let reason = error.message;
+  for (
+    let cause: unknown = error.cause, depth = 0;
+    cause instanceof Error && depth < 8;
+    cause = cause.cause, depth++
+  ) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && code in words) return `${words[code]} (${code})`;
+    if (cause.name === 'APIConnectionTimeoutError') reason = 'the request timed out';
+  }
+  return reason;
 }

@@ -1,28 +1,42 @@
-/** The CLI's help texts, one per command. */
-export const helpTexts = {
-  main: `tool-orchestrator: run code-exploration tools or the explorer agent on a repository.
+import { cliCommands } from './cli-commands.js';
+
+const width = Math.max(...cliCommands.map((command) => command.usage.length)) + 3;
+
+/** The top-level help, listing every command of {@link cliCommands}. */
+export function mainHelp(): string {
+  return `tool-orchestrator: run code-exploration tools or the explorer agent on a repository.
 
 Usage:
-  tool-orchestrator tool <name> [json-args] --repo DIR   run one code tool, no model needed
-  tool-orchestrator tools --repo DIR                     list the tools and their parameters
-  tool-orchestrator explore "<question>" --repo DIR      run the explorer agent, print its JSON report
+${cliCommands.map((command) => `  tool-orchestrator ${command.usage.padEnd(width)}${command.summary}`).join('\n')}
 
-Run 'tool-orchestrator <command> --help' for a command's flags.
-Exit codes: 0 ok, 1 failure, 2 usage error (bad command or flag, missing API key).`,
+Run 'tool-orchestrator help <command>' or 'tool-orchestrator <command> --help' for a command's flags.
+  --version     print the version
+  -h, --help    show this help
+Exit codes: 0 ok, 1 failure, 2 usage error (bad command, flag or value, missing API key), 130 Ctrl-C.
+Colors follow NO_COLOR and FORCE_COLOR; none are written to a stream that is not a terminal.`;
+}
+
+/** The help of the built-in commands. */
+export const helpTexts = {
   tool: `Usage: tool-orchestrator tool <name> [json-args] --repo DIR
 
 Runs one tool of the code-exploration pack directly, with no model, and prints what a model would see.
 
 Arguments:
   <name>        a tool name (see 'tool-orchestrator tools')
-  [json-args]   the tool's arguments as one JSON object, e.g. '{"symbol":"AxiosError"}' (default {})
+  [json-args]   the tool's arguments as one JSON object in single quotes, e.g. '{"symbol":"AxiosError"}'
+                (default {}); an unknown key is an error
 Flags:
   --repo DIR    the repository root (default: the current directory)
   --json        print {"ok", "content", "error"} as JSON instead of the raw output
   -h, --help    show this help
 
+Exit codes: 0 ok, 1 the tool failed (e.g. a missing file), 2 bad usage (unknown tool or flag,
+arguments that are not JSON or do not fit the tool's parameters, a --repo that is not a folder).
+
 Examples:
   tool-orchestrator tool repo_map --repo .
+  tool-orchestrator tool read_file '{"path":"src/index.ts","start_line":1,"end_line":40}' --repo .
   tool-orchestrator tool get_references '{"symbol":"AxiosError"}' --repo node_modules/axios`,
   tools: `Usage: tool-orchestrator tools [--repo DIR] [--json]
 
@@ -35,18 +49,28 @@ Flags:
   explore: `Usage: tool-orchestrator explore "<question>" --repo DIR [flags]
 
 Runs the read-only explorer agent on a repository and prints its JSON report on stdout.
-Progress (turns, tool calls, reasoning) goes live to stderr when stderr is a terminal.
+When stderr is a terminal, progress goes there live: the repository, model and endpoint, each turn
+with the model's reasoning and tool calls, and the time spent waiting for the model.
+Ctrl-C stops the run cleanly: what was found so far is printed, the trace is closed, exit code 130;
+a second Ctrl-C exits at once.
 
 Flags:
   --repo DIR            the repository root (default: the current directory)
-  --provider NAME       deepseek or openai (default: deepseek when DEEPSEEK_API_KEY is set, else openai)
+  --provider NAME       deepseek or openai (default: openai with a base URL, else deepseek when
+                        DEEPSEEK_API_KEY is set, else openai)
   --model M             the model name (default: deepseek-v4-flash for deepseek; required for openai)
-  --base-url URL        any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (Ollama), vLLM, llama.cpp
-  --max-turns N         the explorer's turn budget (default: set by its depth, 'normal')
-  --depth D             shallow, normal or deep (default: normal)
+  --base-url URL        any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (Ollama), vLLM,
+                        llama.cpp; needs no API key
+  --max-turns N         the explorer's turn budget (default: set by --depth)
+  --depth D             shallow, normal or deep: 4, 10 or 25 turns (default: normal)
   --trace FILE.jsonl    write every trace event to FILE, one JSON object a line
-  --json                machine output only: the report on stdout, nothing on stderr
+  --json                machine output only: the report, or {"error": {"code", "message"}}, on stdout;
+                        nothing on stderr
   -h, --help            show this help
 
-Keys: DEEPSEEK_API_KEY or OPENAI_API_KEY. A local server given with --base-url needs no key.`,
+Settings come from the flag, else TOOL_ORCHESTRATOR_PROVIDER, _MODEL, _BASE_URL, _API_KEY, else the
+provider's DEEPSEEK_* or OPENAI_* variable (API_KEY, MODEL, BASE_URL), else the default.
+
+Exit codes: 0 report printed, 1 the run failed (model, connection, invalid report), 2 bad usage
+(flag, value, missing key, unwritable --trace file), 130 interrupted with Ctrl-C.`,
 } as const;

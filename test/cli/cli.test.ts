@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,30 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completion, startFakeOpenAIServer } from '../adapters/fake-openai-server.js';
 import type { FakeOpenAIServer } from '../adapters/fake-openai-server.js';
+import { runBuiltCli as runCli } from '../support/built-cli.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const axios = fileURLToPath(new URL('../../node_modules/axios', import.meta.url));
-
-interface CliRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const cleanEnv = { ...process.env, DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env };
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: cleanEnv, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 let fixture: string;
 
@@ -77,13 +55,10 @@ describe('tool-orchestrator tool', () => {
     expect(result.stdout).toContain('lib/adapters/http.js');
   });
 
-  it('exits 1 with the tool error for bad arguments or a missing file', async () => {
+  it('exits 1 with the tool error for a missing file', async () => {
     const missing = await runCli(['tool', 'read_file', '{"path":"nope.ts"}', '--repo', fixture]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error: .*nope\.ts/);
-    const invalid = await runCli(['tool', 'read_file', '{"path": 5}', '--repo', fixture]);
-    expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toContain('do not match its parameters');
   });
 
   it('exits 2 for an unknown tool or command, naming the valid ones', async () => {
