@@ -1,12 +1,15 @@
 // Run with: npx tsx examples/stream-traces.ts [trace.jsonl]
-// Writes every trace event to a JSONL file and prints a live summary while a streamed run goes on.
+// Writes every trace event to a JSONL file (by default in the system's temp folder, so a run leaves
+// nothing behind in your working tree) and prints a live summary while a streamed run goes on.
 import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { ToolOrchestrator, defineTool } from 'tool-orchestrator';
 import type { TraceEvent } from 'tool-orchestrator';
 import { ScriptedAdapter } from 'tool-orchestrator/testing';
 
-const path = process.argv[2] ?? 'trace.jsonl';
+const path = process.argv[2] ?? join(tmpdir(), 'tool-orchestrator-stream-traces.jsonl');
 const file = createWriteStream(path);
 
 const lookup = defineTool({

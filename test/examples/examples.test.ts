@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +14,14 @@ function runExample(
   name: string,
   args: readonly string[] = [],
   extraEnv: Record<string, string> = {},
+  cwd: string = root,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...extraEnv };
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [tsx, join(root, 'examples', `${name}.ts`), ...args],
-      { cwd: root, env, timeout: 60_000 },
+      { cwd, env, timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({
           code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
@@ -33,10 +34,13 @@ function runExample(
 }
 
 describe('examples run as written', () => {
-  it('quickstart', async () => {
+  it('quickstart prints exactly what the README promises', async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const promised = /`npx tsx examples\/quickstart\.ts` prints:\n\n```text\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(promised, 'the README shows the quickstart output in a text block').toBeDefined();
     const result = await runExample('quickstart');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('2 + 3 = 5 (final after 2 turns)');
+    expect(result.stdout).toBe(promised);
   });
 
   it('custom-tool', async () => {
@@ -45,6 +49,21 @@ describe('examples run as written', () => {
     expect(result.stdout).toContain('known items: apple, pear');
     expect(result.stdout).toContain('not valid JSON');
     expect(result.stdout).toContain('answer: We have 12 apples. (final, 3 turns)');
+  });
+
+  it('stream-traces with no argument leaves nothing in the folder it runs from', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'stream-traces-cwd-'));
+    try {
+      const result = await runExample('stream-traces', [], {}, directory);
+      expect(result.code).toBe(0);
+      expect(await readdir(directory)).toEqual([]);
+      const written = /trace written to (.+)$/m.exec(result.stdout)?.[1];
+      expect(written).toBeDefined();
+      expect((await readFile(written!, 'utf8')).trim().split('\n').length).toBeGreaterThan(3);
+      await rm(written!, { force: true });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('stream-traces writes a JSONL trace and a live summary', async () => {
