@@ -178,7 +178,10 @@ function explainFailure(error: unknown, settings: ModelSettings): unknown {
   );
 }
 
-/** The innermost system reason of a failed connection, e.g. `connection refused (ECONNREFUSED)`. */
+/**
+ * The innermost reason of a failed connection: `connection refused (ECONNREFUSED)` for a known system
+ * code, else the deepest cause's message (fetch's own, e.g. `bad port`), else the error's message.
+ */
 function connectionReason(error: Error): string {
   const words: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
@@ -196,7 +199,7 @@ function connectionReason(error: Error): string {
   ) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && code in words) return `${words[code]} (${code})`;
-    if (cause.name === 'APIConnectionTimeoutError') reason = 'the request timed out';
+    if (cause.message !== '' && cause.message !== 'fetch failed') reason = cause.message;
   }
-  return reason;
+  return reason.replace(/\.+$/, '');
 }
