@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import ts from 'typescript';
+import { readRegularFileSync } from '../sandbox/read-regular-file.js';
 
 /**
  * Compiler options of the index's language service: JS and TS side by side, no default
@@ -96,13 +96,16 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
     return this.#source.versionOf(this.relative(fileName)) !== undefined;
   }
 
+  /**
+   * Reads a listed file as a regular file inside the root, no larger than when the index
+   * versioned it (`mtimeMs:size`): a file swapped since for a FIFO or a device reads as missing.
+   */
   readFile(fileName: string): string | undefined {
-    if (!this.fileExists(fileName)) return undefined;
-    try {
-      return readFileSync(fileName, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const version = this.#source.versionOf(this.relative(fileName));
+    if (version === undefined) return undefined;
+    const maxBytes = Number(version.slice(version.lastIndexOf(':') + 1));
+    const read = readRegularFileSync(fileName, { root: this.#source.root, maxBytes });
+    return read.type === 'file' ? read.bytes.toString('utf8') : undefined;
   }
 
   directoryExists(directoryName: string): boolean {

@@ -1,7 +1,31 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
+import { readRegularFile, readRegularFileSync } from './read-regular-file.js';
+import type { RegularFileRead } from './read-regular-file.js';
+
+/** A larger `.gitignore` is treated as absent, so a hostile one cannot cost much memory. */
+export const maxGitignoreBytes = 1024 * 1024;
+
+/**
+ * How a `.gitignore` is read: a regular file inside the root, not a symlink (git does not follow
+ * a symlinked `.gitignore` either), at most {@link maxGitignoreBytes}. A FIFO, device or link to
+ * one counts as no file, so it can neither block the process nor feed it an endless read.
+ */
+function gitignoreReadOptions(root: string) {
+  return { root, maxBytes: maxGitignoreBytes, noFollow: true } as const;
+}
+
+function gitignoreText(read: RegularFileRead): string | null {
+  return read.type === 'file' ? read.bytes.toString('utf8') : null;
+}
+
+/** Reads the `.gitignore` of a repo-relative directory ('' for the root); null when it has none. */
+export async function readGitignore(root: string, directory: string): Promise<string | null> {
+  return gitignoreText(
+    await readRegularFile(join(root, directory, '.gitignore'), gitignoreReadOptions(root)),
+  );
+}
 
 /**
  * The `.gitignore` files of one tree, each applied to the paths below its own directory,
@@ -59,13 +83,8 @@ export class GitignoreRules {
   #rulesOf(directory: string): Ignore | null {
     const cached = this.#byDirectory.get(directory);
     if (cached !== undefined) return cached;
-    let text: string | null;
-    try {
-      text = readFileSync(join(this.#root, directory, '.gitignore'), 'utf8');
-    } catch {
-      text = null;
-    }
-    this.remember(directory, text);
+    const path = join(this.#root, directory, '.gitignore');
+    this.remember(directory, gitignoreText(readRegularFileSync(path, gitignoreReadOptions(this.#root))));
     return this.#byDirectory.get(directory) ?? null;
   }
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { looksBinary, decodeText } from './text-decoding.js';
 
 /** One line of a window: its text (cut to the limit) and how many bytes were cut off. */
@@ -27,11 +28,11 @@ export interface LineWindowOptions {
 }
 
 /**
- * Streams a file once, counting its lines and keeping only those in the window, so a
+ * Streams an open file once, counting its lines and keeping only those in the window, so a
  * 10 MB file or a 5 MB minified line costs one pass and bounded memory. Stops at the
- * first chunk when the file looks binary.
+ * first chunk when the file looks binary. Closes the handle.
  */
-export async function readLineWindow(absolutePath: string, options: LineWindowOptions): Promise<LineWindow> {
+export async function readLineWindow(handle: FileHandle, options: LineWindowOptions): Promise<LineWindow> {
   const lines: WindowLine[] = [];
   // UTF-8 needs at most 4 bytes a character; keep that many so the cut lands on characters.
   const keepBytes = options.maxLineChars * 4;
@@ -40,7 +41,7 @@ export async function readLineWindow(absolutePath: string, options: LineWindowOp
   let keptBytes = 0;
   let lineBytes = 0;
   let first = true;
-  const stream = createReadStream(absolutePath, { highWaterMark: 256 * 1024, signal: options.signal });
+  const stream = createReadStream('', { fd: handle, highWaterMark: 256 * 1024, signal: options.signal });
   const finishLine = (): void => {
     if (lineNumber >= options.startLine && lineNumber <= options.endLine) {
       let text = decodeText(Buffer.concat(parts)).replace(/\r$/, '');

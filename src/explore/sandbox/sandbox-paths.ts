@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /** Joins a repo-relative directory ('.' for the root) and a path below it. */
 export function joinRelative(directory: string, below: string): string {
@@ -16,4 +16,10 @@ export function realPathOfExisting(absolute: string): string {
     if (parent === absolute) return absolute;
     return join(realPathOfExisting(parent), absolute.slice(parent.length + 1));
   }
+}
+
+/** True when `absolute` is `directory` or lies below it (both absolute, resolved the same way). */
+export function isInsideDirectory(directory: string, absolute: string): boolean {
+  const below = relative(directory, absolute);
+  return below === '' || (below !== '..' && !below.startsWith(`..${sep}`) && !isAbsolute(below));
 }

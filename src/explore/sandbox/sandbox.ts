@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { readFile, stat as statFile } from 'node:fs/promises';
+import { stat as statFile } from 'node:fs/promises';
 import { isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { SandboxError } from '../errors/sandbox-error.js';
@@ -15,6 +15,8 @@ import { readLineWindow } from './read-line-window.js';
 import type { LineWindow } from './read-line-window.js';
 import { joinRelative, realPathOfExisting } from './sandbox-paths.js';
 import { formatBytes } from './format-bytes.js';
+import { openRegularFile, readRegularFile } from './read-regular-file.js';
+import type { NotOpened } from './read-regular-file.js';
 
 export { formatBytes };
 
@@ -264,17 +266,23 @@ export class Sandbox {
    * @throws {FileReadError} when the file is missing, a directory, binary, or over `maxBytes`.
    */
   async readText(path: string, options: { readonly maxBytes?: number } = {}): Promise<TextFile> {
-    const { absolute, relative, stats } = await this.#openableFile(path);
+    const { absolute, relative } = this.#readablePath(path);
     const maxBytes = options.maxBytes ?? this.limits.maxFileBytes;
-    if (stats.size > maxBytes) {
+    const read = await readRegularFile(absolute, { maxBytes, root: this.root });
+    if (read.type === 'too_large') {
       throw new FileReadError('file_too_large', {
         path: relative,
-        message: `File "${relative}" is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} limit for reading whole; read a line range instead (read_file with start_line and end_line) or search it with search_text.`,
+        message: `File "${relative}" is ${formatBytes(read.size)}, over the ${formatBytes(maxBytes)} limit for reading whole; read a line range instead (read_file with start_line and end_line) or search it with search_text.`,
       });
     }
-    const bytes = await readFile(absolute);
-    if (looksBinary(bytes)) throw binaryError(relative);
-    return { text: decodeText(bytes), size: stats.size, mtimeMs: stats.mtimeMs, path: relative };
+    if (read.type !== 'file') throw unreadableError(read, relative);
+    if (looksBinary(read.bytes)) throw binaryError(relative);
+    return {
+      text: decodeText(read.bytes),
+      size: read.stats.size,
+      mtimeMs: read.stats.mtimeMs,
+      path: relative,
+    };
   }
 
   /**
@@ -293,10 +301,13 @@ export class Sandbox {
       readonly signal?: AbortSignal;
     },
   ): Promise<LineWindow & { readonly path: string; readonly size: number }> {
-    const { absolute, relative, stats } = await this.#openableFile(path);
-    const window = await readLineWindow(absolute, { maxLineChars: 2000, ...options });
+    const { absolute, relative } = this.#readablePath(path);
+    const opened = await openRegularFile(absolute, { root: this.root });
+    if (opened.type !== 'file') throw unreadableError(opened, relative);
+    // readLineWindow's stream owns the handle and closes it.
+    const window = await readLineWindow(opened.handle, { maxLineChars: 2000, ...options });
     if (window.binary) throw binaryError(relative);
-    return { ...window, path: relative, size: stats.size };
+    return { ...window, path: relative, size: opened.stats.size };
   }
 
   /**
@@ -325,7 +336,8 @@ export class Sandbox {
     }
   }
 
-  async #openableFile(path: string): Promise<{ absolute: string; relative: string; stats: FileStats }> {
+  /** {@link Sandbox.resolve} for reading: also refuses paths outside `include` or below `exclude`. */
+  #readablePath(path: string): { absolute: string; relative: string } {
     const { absolute, realRelative } = this.#locate(path);
     const relative = this.relative(absolute);
     for (const candidate of new Set([relative, realRelative])) {
@@ -336,20 +348,7 @@ export class Sandbox {
         });
       }
     }
-    const stats = await this.stat(relative);
-    if (stats.isDirectory) {
-      throw new FileReadError('not_a_file', {
-        path: relative,
-        message: `"${relative}" is a directory, not a file; call list_files with path "${relative}" to see its files.`,
-      });
-    }
-    if (!stats.isFile) {
-      throw new FileReadError('not_a_file', {
-        path: relative,
-        message: `"${relative}" is not a regular file (a pipe, socket or device), so it cannot be read; read source or text files instead.`,
-      });
-    }
-    return { absolute, relative, stats };
+    return { absolute, relative };
   }
 
   #isIncludedPath(relative: string): boolean {
@@ -375,6 +374,32 @@ export class Sandbox {
 /** Adds a non-enumerable `truncated` flag, so the listing still compares equal to a plain array. */
 function withTruncated(files: string[], truncated: boolean): FileListing {
   return Object.defineProperty(files, 'truncated', { value: truncated, enumerable: false }) as FileListing;
+}
+
+/** The error for a path that is not a readable regular file: missing, a directory, a pipe or device. */
+function unreadableError(found: NotOpened, relative: string): Error {
+  if (found.type === 'not_regular' && found.stats.isDirectory()) {
+    return new FileReadError('not_a_file', {
+      path: relative,
+      message: `"${relative}" is a directory, not a file; call list_files with path "${relative}" to see its files.`,
+    });
+  }
+  if (found.type === 'not_regular') {
+    return new FileReadError('not_a_file', {
+      path: relative,
+      message: `"${relative}" is not a regular file (a pipe, socket or device), so it cannot be read; read source or text files instead.`,
+    });
+  }
+  if (found.type === 'outside_root') {
+    return new SandboxError({
+      path: relative,
+      message: `Path "${relative}" is a symlink leading outside the repository root, so it cannot be read.`,
+    });
+  }
+  return new FileReadError('file_not_found', {
+    path: relative,
+    message: `No file or directory at "${relative}"; call list_files to see which paths exist.`,
+  });
 }
 
 function binaryError(relative: string): FileReadError {

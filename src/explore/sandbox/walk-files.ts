@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { readGitignore } from './gitignore-rules.js';
 import type { GitignoreRules } from './gitignore-rules.js';
 
 /** Options of {@link walkFiles}. */
@@ -74,7 +75,7 @@ async function readDirectory(options: WalkOptions, directory: string): Promise<D
   }
   let gitignore: string | null = null;
   if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
-    gitignore = await readFile(join(options.root, directory, '.gitignore'), 'utf8').catch(() => null);
+    gitignore = await readGitignore(options.root, directory);
   }
   options.rules.remember(directory, gitignore);
   return entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));

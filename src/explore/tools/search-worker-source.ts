@@ -4,7 +4,8 @@
  * Dynamic `import()` works whether Node evaluates it as a script or as a module.
  *
  * A worker lives across searches (its JIT stays warm) and answers each job message with one
- * report. Per file it reads into a reused buffer (one `read` for files under 64 KiB, no
+ * report. Per file it opens without blocking (a FIFO reads as empty, a device at most up to the
+ * size cap), reads into a reused buffer (one `read` for files under 64 KiB, no
  * `fstat`), skips binaries and files over the size cap, rejects files missing a required
  * literal at the byte level before decoding, decodes pure-ASCII files as Latin-1 (a copy,
  * not a UTF-8 decode), and keeps at most `maxResults` lines plus a count per file.
@@ -18,10 +19,13 @@ export const searchWorkerSource = String.raw`
   const tooLarge = Symbol('tooLarge');
   let scratch = Buffer.allocUnsafe(firstRead);
   let compiled = { key: '', finder: null, prefilters: [] };
+  // O_NONBLOCK: a listed file swapped for a FIFO opens at once (and reads as empty) instead of
+  // blocking the thread in open(), where terminate() cannot reach it and the process cannot exit.
+  const openFlags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
 
   // Reads a whole file into the scratch buffer; the view is valid until the next read.
   const read = (path, maxFileBytes) => {
-    const handle = fs.openSync(path, 'r');
+    const handle = fs.openSync(path, openFlags);
     try {
       let got = fs.readSync(handle, scratch, 0, scratch.length, 0);
       if (got === scratch.length) {
