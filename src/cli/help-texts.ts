@@ -29,6 +29,9 @@ Arguments:
 Flags:
   --repo DIR    the repository root (default: the current directory)
   --json        print {"ok", "content", "error"} as JSON instead of the raw output
+  --allow-external-git-dir
+                let git_log and git_diff run where the git data lies outside the repository
+                folder (a linked worktree, a submodule checkout); only for repositories you trust
   -h, --help    show this help
 
 Exit codes: 0 ok, 1 the tool failed (e.g. a missing file), 2 bad usage (unknown tool or flag,

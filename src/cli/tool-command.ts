@@ -15,6 +15,7 @@ export async function toolCommand(argv: readonly string[], io: CliIo): Promise<n
     {
       repo: { type: 'string', default: '.', placeholder: 'DIR' },
       json: { type: 'boolean' },
+      'allow-external-git-dir': { type: 'boolean' },
     },
     argv,
   );
@@ -36,7 +37,11 @@ export async function toolCommand(argv: readonly string[], io: CliIo): Promise<n
     );
   }
   const root = repoFlag(values.repo);
-  const registry = createCodeTools({ root, tools: [name] });
+  const registry = createCodeTools({
+    root,
+    tools: [name],
+    allowExternalGitDir: values['allow-external-git-dir'],
+  });
   const tool = registry[name] as Tool;
   if (extra.length > 0) {
     throw argumentsError(

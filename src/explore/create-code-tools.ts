@@ -33,6 +33,12 @@ export interface CreateCodeToolsOptions {
   readonly limits?: Partial<CodeToolLimits>;
   /** A prebuilt code index for the code intelligence tools, shared between registries. @default built lazily */
   readonly index?: CodeIndex;
+  /**
+   * Let `git_log` and `git_diff` run on a repository whose git data lies outside the folder
+   * holding `.git` (a linked worktree, a submodule checkout, alternates): see `SandboxOptions`.
+   * @default false
+   */
+  readonly allowExternalGitDir?: boolean;
 }
 
 /** What a tool factory of the pack receives. */
@@ -87,6 +93,9 @@ export function createCodeTools(options: CreateCodeToolsOptions): ToolRegistry {
     ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
     ...(options.deny === undefined ? {} : { deny: options.deny }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.allowExternalGitDir === undefined
+      ? {}
+      : { allowExternalGitDir: options.allowExternalGitDir }),
   });
   const context: CodeToolContext = {
     sandbox,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,29 @@ describe('tool-orchestrator tool', () => {
     const missing = await runCli(['tool', 'read_file', '{"path":"nope.ts"}', '--repo', fixture]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error: .*nope\.ts/);
+  });
+
+  it('runs git tools on a linked worktree only with --allow-external-git-dir', async () => {
+    const main = join(fixture, 'main');
+    const linked = join(fixture, 'linked');
+    const git = (cwd: string, ...args: string[]): void => {
+      execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=a@example.com', ...args], {
+        cwd,
+        stdio: 'ignore',
+      });
+    };
+    await mkdir(main);
+    await writeFile(join(main, 'a.txt'), 'a\n');
+    git(main, 'init', '-q');
+    git(main, 'add', '.');
+    git(main, 'commit', '-q', '-m', 'Add a.txt');
+    git(main, 'worktree', 'add', '-q', linked);
+    const refused = await runCli(['tool', 'git_log', '--repo', linked]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--allow-external-git-dir');
+    const allowed = await runCli(['tool', 'git_log', '--repo', linked, '--allow-external-git-dir']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('Add a.txt');
   });
 
   it('exits 2 for an unknown tool or command, naming the valid ones', async () => {

@@ -3,7 +3,6 @@ import { stat as statFile } from 'node:fs/promises';
 import { isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { SandboxError } from '../errors/sandbox-error.js';
-import { FileReadError } from '../errors/file-read-error.js';
 import { defaultDenyPatterns, defaultExcludedNames, defaultSandboxLimits } from './sandbox-defaults.js';
 import type { SandboxLimits } from './sandbox-defaults.js';
 import { GitignoreRules } from './gitignore-rules.js';
@@ -13,10 +12,12 @@ import { walkFiles } from './walk-files.js';
 import { decodeText, looksBinary } from './text-decoding.js';
 import { readLineWindow } from './read-line-window.js';
 import type { LineWindow } from './read-line-window.js';
-import { joinRelative, realPathOfExisting } from './sandbox-paths.js';
+import { isInsideDirectory, joinRelative, realPathOfExisting } from './sandbox-paths.js';
 import { formatBytes } from './format-bytes.js';
 import { openRegularFile, readRegularFile } from './read-regular-file.js';
-import type { NotOpened } from './read-regular-file.js';
+import { binaryError, unreadableError } from './read-errors.js';
+import { findGitRepository } from './git-repository.js';
+import type { GitRepository } from './git-repository.js';
 
 export { formatBytes };
 
@@ -36,6 +37,15 @@ export interface SandboxOptions {
   readonly deny?: readonly string[];
   /** Size and count caps. @default { maxFileBytes: 2 MiB, maxFiles: 50_000 } */
   readonly limits?: Partial<SandboxLimits>;
+  /**
+   * Let git run on a repository whose git data lies outside the folder holding `.git`: a linked
+   * worktree or a submodule checkout (whose `.git` is a file), `--separate-git-dir`, or
+   * alternates borrowing another repository's objects. Off by default: in an untrusted
+   * repository a `.git` file, symlink, `commondir` or alternates file can point git at any
+   * repository on the machine, whose files `git_diff` would then print.
+   * @default false
+   */
+  readonly allowExternalGitDir?: boolean;
 }
 
 /** Options of {@link Sandbox.listFiles}. */
@@ -89,6 +99,7 @@ export class Sandbox {
   readonly #isDenied: PathMatcher;
   readonly #isExcluded: PathMatcher;
   readonly #isIncluded: PathMatcher | undefined;
+  readonly #allowExternalGitDir: boolean;
 
   constructor(options: SandboxOptions) {
     let root: string;
@@ -109,6 +120,29 @@ export class Sandbox {
     this.#isDenied = createPathMatcher(this.deny, { nocase: true });
     this.#isExcluded = createPathMatcher(options.exclude ?? []);
     this.#isIncluded = options.include === undefined ? undefined : createPathMatcher(options.include);
+    this.#allowExternalGitDir = options.allowExternalGitDir === true;
+  }
+
+  /**
+   * The git repository of the root, for running git with `--git-dir` and `--work-tree` named
+   * explicitly: the nearest `.git` at or above the root, never relocated by `core.worktree`.
+   * Looked up on every call, so a repository created or removed meanwhile is seen.
+   *
+   * @returns `undefined` when the root is inside no git repository.
+   * @throws {SandboxError} when the git data lies outside the folder holding `.git` (see
+   *   `allowExternalGitDir`).
+   */
+  async gitRepository(): Promise<GitRepository | undefined> {
+    const found = await findGitRepository(this.root, { allowExternalGitDir: this.#allowExternalGitDir });
+    if (found.type === 'none') return undefined;
+    if (found.type === 'found') return found.repository;
+    throw new SandboxError({
+      path: '.',
+      message:
+        `The git data of "${found.workTree}" lies outside it (${found.what} leads to "${found.target}"), so git is not run: ` +
+        'it could show another repository. A linked worktree or submodule checkout looks like this; if you trust it, ' +
+        'pass allowExternalGitDir: true (CLI: --allow-external-git-dir). Otherwise use list_files, read_file and search_text.',
+    });
   }
 
   /**
@@ -269,13 +303,7 @@ export class Sandbox {
     const { absolute, relative } = this.#readablePath(path);
     const maxBytes = options.maxBytes ?? this.limits.maxFileBytes;
     const read = await readRegularFile(absolute, { maxBytes, root: this.root });
-    if (read.type === 'too_large') {
-      throw new FileReadError('file_too_large', {
-        path: relative,
-        message: `File "${relative}" is ${formatBytes(read.size)}, over the ${formatBytes(maxBytes)} limit for reading whole; read a line range instead (read_file with start_line and end_line) or search it with search_text.`,
-      });
-    }
-    if (read.type !== 'file') throw unreadableError(read, relative);
+    if (read.type !== 'file') throw unreadableError(read, relative, maxBytes);
     if (looksBinary(read.bytes)) throw binaryError(relative);
     return {
       text: decodeText(read.bytes),
@@ -326,13 +354,8 @@ export class Sandbox {
         isFile: stats.isFile(),
         isDirectory: stats.isDirectory(),
       };
-    } catch (error) {
-      const relative = this.relative(absolute);
-      throw new FileReadError('file_not_found', {
-        path: relative,
-        message: `No file or directory at "${relative}"; call list_files to see which paths exist.`,
-        cause: error,
-      });
+    } catch {
+      throw unreadableError({ type: 'missing' }, this.relative(absolute));
     }
   }
 
@@ -364,47 +387,11 @@ export class Sandbox {
   }
 
   #isInside(absolute: string): boolean {
-    const relative = relativePath(this.root, absolute);
-    return (
-      relative === '' || (!relative.startsWith(`..${sep}`) && relative !== '..' && !isAbsolute(relative))
-    );
+    return isInsideDirectory(this.root, absolute);
   }
 }
 
 /** Adds a non-enumerable `truncated` flag, so the listing still compares equal to a plain array. */
 function withTruncated(files: string[], truncated: boolean): FileListing {
   return Object.defineProperty(files, 'truncated', { value: truncated, enumerable: false }) as FileListing;
-}
-
-/** The error for a path that is not a readable regular file: missing, a directory, a pipe or device. */
-function unreadableError(found: NotOpened, relative: string): Error {
-  if (found.type === 'not_regular' && found.stats.isDirectory()) {
-    return new FileReadError('not_a_file', {
-      path: relative,
-      message: `"${relative}" is a directory, not a file; call list_files with path "${relative}" to see its files.`,
-    });
-  }
-  if (found.type === 'not_regular') {
-    return new FileReadError('not_a_file', {
-      path: relative,
-      message: `"${relative}" is not a regular file (a pipe, socket or device), so it cannot be read; read source or text files instead.`,
-    });
-  }
-  if (found.type === 'outside_root') {
-    return new SandboxError({
-      path: relative,
-      message: `Path "${relative}" is a symlink leading outside the repository root, so it cannot be read.`,
-    });
-  }
-  return new FileReadError('file_not_found', {
-    path: relative,
-    message: `No file or directory at "${relative}"; call list_files to see which paths exist.`,
-  });
-}
-
-function binaryError(relative: string): FileReadError {
-  return new FileReadError('binary_file', {
-    path: relative,
-    message: `File "${relative}" is binary (it has NUL bytes), so it is not shown; read source or text files instead.`,
-  });
 }

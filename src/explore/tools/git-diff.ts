@@ -4,7 +4,7 @@ import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { assertPlainRevision } from './git-revision.js';
 import { visiblePathspecs } from './git-visible-pathspecs.js';
-import { denyPathspecs, runGit } from './run-git.js';
+import { denyPathspecs, literalPathspec, runGit } from './run-git.js';
 import { truncateOutput } from './truncate-output.js';
 
 const parameters = z.object({
@@ -58,7 +58,7 @@ export function createGitDiffTool(options: CodeToolFactoryOptions) {
       const selection = await visiblePathspecs(
         sandbox,
         diffArguments,
-        [path, ...denyPathspecs(sandbox.deny)],
+        [literalPathspec(path), ...denyPathspecs(sandbox.deny)],
         {
           ...gitOptions,
           maxOutputBytes: limits.gitMaxBufferBytes,

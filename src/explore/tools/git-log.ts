@@ -4,7 +4,7 @@ import { SandboxError } from '../errors/sandbox-error.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { runGit } from './run-git.js';
+import { literalPathspec, runGit } from './run-git.js';
 import { truncateOutput } from './truncate-output.js';
 
 const parameters = z.object({
@@ -50,7 +50,7 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
           '--date=short',
           `--format=%h${separator}%ad${separator}%an${separator}%s`,
           '--',
-          path,
+          literalPathspec(path),
         ],
         {
           timeoutMs: limits.gitTimeoutMs,
@@ -83,8 +83,9 @@ async function noCommitsMessage(
   signal: AbortSignal | undefined,
 ): Promise<string> {
   const what = path === '.' ? `the repository root "${sandbox.root}"` : `"${path}"`;
-  // `check-ignore` exits 0 when the path is ignored, 1 when it is not (runGit rejects on 1).
-  const ignored = await runGit(sandbox, ['check-ignore', '--quiet', '--', path], {
+  // `check-ignore` exits 0 when the path is ignored, 1 when it is not (runGit rejects on 1). It
+  // refuses `:(literal)`, so `./` keeps a path such as `:(top)x` from being read as pathspec magic.
+  const ignored = await runGit(sandbox, ['check-ignore', '--quiet', '--', `./${path}`], {
     timeoutMs,
     maxOutputBytes: 4096,
     signal,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { GitRepository } from '../sandbox/git-repository.js';
 
 /** Options of {@link spawnGit}. */
 export interface SpawnGitOptions {
@@ -7,6 +8,11 @@ export interface SpawnGitOptions {
   /** Bytes of stdout kept; once reached, git is killed and the result is flagged `truncated`. */
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The repository to run on, passed as `--git-dir` and `--work-tree` (which override
+   * `core.worktree`, `core.bare` and discovery). @default git discovers it from `cwd`
+   */
+  readonly repository?: GitRepository | undefined;
 }
 
 /** How one git run ended. */
@@ -66,7 +72,7 @@ export function hardenedGitEnvironment(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs `git <hardenedGitOptions> <args>` in `cwd` with `spawn` (never a shell), streaming
+ * Runs `git <hardenedGitOptions> [--git-dir --work-tree] <args>` in `cwd` with `spawn` (never a shell), streaming
  * stdout and killing git once `maxOutputBytes` are read, so a huge diff costs a bounded
  * amount of memory and time. Never rejects: every outcome is a {@link GitProcessResult}.
  */
@@ -80,7 +86,11 @@ export function spawnGit(
       resolve({ type: 'aborted' });
       return;
     }
-    const child = spawn('git', [...hardenedGitOptions, ...args], {
+    const location =
+      options.repository === undefined
+        ? []
+        : [`--git-dir=${options.repository.gitDir}`, `--work-tree=${options.repository.workTree}`];
+    const child = spawn('git', [...hardenedGitOptions, ...location, ...args], {
       cwd,
       env: hardenedGitEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],

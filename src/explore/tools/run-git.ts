@@ -22,7 +22,9 @@ export interface GitOutput {
 
 /**
  * Runs one read-only git command in the sandbox root with `spawn` (never a shell), a
- * timeout and an output cap that stops git rather than failing. Config that could run a
+ * timeout and an output cap that stops git rather than failing, on the repository the sandbox
+ * names (`Sandbox.gitRepository`: `--git-dir` and `--work-tree` explicit, so `core.worktree`
+ * or a `.git` file cannot point git elsewhere). Config that could run a
  * program is overridden first (filters, fsmonitor, transports; see `gitConfigOverrides`),
  * system config and the caller's `GIT_*` variables are ignored. Rejects with an Error whose
  * message tells the model what went wrong and what to do.
@@ -32,13 +34,32 @@ export async function runGit(
   args: readonly string[],
   options: RunGitOptions,
 ): Promise<GitOutput> {
-  const overrides = await gitConfigOverrides(sandbox.root, options);
+  const repository = await sandbox.gitRepository();
+  if (repository === undefined) throw new Error(notARepository(sandbox, options));
+  if (repository.ownedByAnotherUser) {
+    // Naming the repository skips git's ownership check (safe.directory): let git find it once to run it.
+    const probe = await spawnGit(repository.workTree, ['rev-parse', '--git-dir'], {
+      ...options,
+      maxOutputBytes: 64 * 1024,
+    });
+    if (probe.type !== 'exited' || probe.exitCode !== 0)
+      throw new Error(describeFailure(probe, sandbox, options));
+  }
+  const located = { ...options, repository };
+  const overrides = await gitConfigOverrides(sandbox.root, located);
   if (overrides.type === 'failed') throw new Error(describeFailure(overrides.result, sandbox, options));
-  const result = await spawnGit(sandbox.root, [...overrides.options, ...args], options);
+  const result = await spawnGit(sandbox.root, [...overrides.options, ...args], located);
   if (result.type === 'exited' && (result.exitCode === 0 || result.truncated)) {
     return { stdout: result.stdout, truncated: result.truncated };
   }
   throw new Error(describeFailure(result, sandbox, options));
+}
+
+function notARepository(sandbox: Sandbox, options: RunGitOptions): string {
+  return (
+    `The repository root "${sandbox.root}" is not inside a git repository, so ${options.toolName} cannot run. ` +
+    'Use list_files, read_file and search_text instead.'
+  );
 }
 
 function describeFailure(result: GitProcessResult, sandbox: Sandbox, options: RunGitOptions): string {
@@ -53,12 +74,7 @@ function describeFailure(result: GitProcessResult, sandbox: Sandbox, options: Ru
   }
   const { stderr } = result;
   const detail = stderr.trim().split('\n')[0] ?? '';
-  if (/not a git repository/i.test(stderr)) {
-    return (
-      `The repository root "${sandbox.root}" is not inside a git repository, so ${options.toolName} cannot run. ` +
-      'Use list_files, read_file and search_text instead.'
-    );
-  }
+  if (/not a git repository/i.test(stderr)) return notARepository(sandbox, options);
   if (/dubious ownership/i.test(stderr)) {
     return (
       `git refuses the repository at "${sandbox.root}" because another user owns it (safe.directory), so ` +
@@ -70,6 +86,15 @@ function describeFailure(result: GitProcessResult, sandbox: Sandbox, options: Ru
     return `git does not know that revision (${detail}); pass a commit hash, branch or tag, e.g. "HEAD~1" or "main".`;
   }
   return `git failed: ${detail || `exit code ${String(result.exitCode)}`}`;
+}
+
+/**
+ * A repo-relative path as a git pathspec taken literally: `:(literal)` turns off glob characters
+ * and, because the magic prefix is already given, any magic the path itself spells, so a path
+ * such as `:(top)`, `:(literal)../x` or `:(top,glob)**` cannot reach files outside a subfolder root.
+ */
+export function literalPathspec(path: string): string {
+  return `:(literal)${path}`;
 }
 
 /**
