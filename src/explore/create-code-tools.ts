@@ -25,7 +25,12 @@ export interface CreateCodeToolsOptions {
   readonly include?: readonly string[];
   /** Extra globs to hide. */
   readonly exclude?: readonly string[];
-  /** Secret-file globs that can never be read. @default `defaultDenyPatterns`: ['.env*', '*.pem', '*.key', 'id_rsa*', '.git'] (a folder's pattern covers all below it; case-insensitive) */
+  /**
+   * Secret-file globs that can never be read, listed, searched or diffed (a folder's pattern
+   * covers all below it; case-insensitive). Replaces the defaults: to let one file through,
+   * pass `defaultDenyPatterns.filter((pattern) => pattern !== '.npmrc')`.
+   * @default `defaultDenyPatterns` (environment files, keys, SSH, GnuPG, password, registry, cloud and infrastructure credentials, `.git`)
+   */
   readonly deny?: readonly string[];
   /** Names of the tools to include. @default every tool of the pack */
   readonly tools?: readonly string[];

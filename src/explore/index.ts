@@ -10,6 +10,7 @@ export {
   defaultSandboxLimits,
   defaultDenyPatterns,
   defaultExcludedNames,
+  maxSandboxPathLength,
 } from './sandbox/sandbox-defaults.js';
 export type { SandboxLimits } from './sandbox/sandbox-defaults.js';
 export type { LineWindow, WindowLine } from './sandbox/read-line-window.js';

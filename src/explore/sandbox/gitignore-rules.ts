@@ -58,26 +58,46 @@ export class GitignoreRules {
    */
   isIgnored(relativePath: string, isDirectory: boolean): boolean {
     const segments = relativePath.split('/');
-    let ignored = false;
-    for (let depth = 0; depth < segments.length; depth += 1) {
-      const directory = segments.slice(0, depth).join('/');
-      const rules = this.#rulesOf(directory);
-      if (rules === null) continue;
-      const below = segments.slice(depth).join('/') + (isDirectory ? '/' : '');
-      const result = rules.test(below);
-      if (result.ignored) ignored = true;
-      else if (result.unignored) ignored = false;
-    }
-    return ignored;
+    return this.#isIgnoredPrefix(segments, this.#rulesAlong(segments), segments.length, isDirectory);
   }
 
   /** Like `isIgnored`, but also true when any parent directory is ignored. */
   isIgnoredWithParents(relativePath: string, isDirectory: boolean): boolean {
     const segments = relativePath.split('/');
-    for (let depth = 1; depth < segments.length; depth += 1) {
-      if (this.isIgnored(segments.slice(0, depth).join('/'), true)) return true;
+    const rules = this.#rulesAlong(segments);
+    for (let length = 1; length < segments.length; length += 1) {
+      if (this.#isIgnoredPrefix(segments, rules, length, true)) return true;
     }
-    return this.isIgnored(relativePath, isDirectory);
+    return this.#isIgnoredPrefix(segments, rules, segments.length, isDirectory);
+  }
+
+  /** The rules of each folder above the path's last segment: index `d` holds those of its first `d` segments. */
+  #rulesAlong(segments: readonly string[]): (Ignore | null)[] {
+    const rules: (Ignore | null)[] = [];
+    let directory = '';
+    for (let depth = 0; depth < segments.length; depth += 1) {
+      rules.push(this.#rulesOf(directory));
+      directory = depth === 0 ? (segments[0] ?? '') : `${directory}/${segments[depth] ?? ''}`;
+    }
+    return rules;
+  }
+
+  /** Whether the first `length` segments are ignored, by the rules of the folders above them (deeper wins). */
+  #isIgnoredPrefix(
+    segments: readonly string[],
+    rules: readonly (Ignore | null)[],
+    length: number,
+    isDirectory: boolean,
+  ): boolean {
+    let ignored = false;
+    for (let depth = 0; depth < length; depth += 1) {
+      const folderRules = rules[depth];
+      if (folderRules === null || folderRules === undefined) continue;
+      const result = folderRules.test(segments.slice(depth, length).join('/') + (isDirectory ? '/' : ''));
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
+    }
+    return ignored;
   }
 
   #rulesOf(directory: string): Ignore | null {

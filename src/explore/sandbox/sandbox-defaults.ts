@@ -13,15 +13,66 @@ export const defaultSandboxLimits: Readonly<SandboxLimits> = Object.freeze({
 });
 
 /**
+ * The longest path, in characters, the sandbox accepts: Linux's `PATH_MAX`. Longer paths name
+ * no file any system can open, and checking one costs time and stack in proportion to its
+ * segments (20,000 segments overflowed the stack), so they are refused up front.
+ */
+export const maxSandboxPathLength = 4096;
+
+/**
  * Secret-file patterns denied by default, matched case-insensitively against a path and each
- * of its parent directories (against the basename when they have no `/`). `.git` holds remote
- * URLs that often carry credentials; the git tools run `git`, so they do not need to read it.
+ * of its parent directories (against the basename when they have no `/`), so a folder's
+ * pattern covers everything below it. They name what a careful user expects never to reach a
+ * model: environment files, private keys and certificates, SSH, GnuPG and password files,
+ * package-registry, cloud, container and infrastructure tokens, and `.git` (its config holds
+ * remote URLs that often carry credentials; the git tools run `git`, so they do not need to
+ * read it). Pass `deny` to change the list, e.g. the defaults without one pattern.
  */
 export const defaultDenyPatterns: readonly string[] = Object.freeze([
+  // Environment files, private keys and certificates.
   '.env*',
   '*.pem',
   '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.ppk',
+  // SSH and GnuPG.
   'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  '.ssh',
+  '.gnupg',
+  // Login and password files.
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.my.cnf',
+  '.htpasswd',
+  '*.kdbx',
+  // Package registries.
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '**/.gem/credentials',
+  '**/.cargo/credentials',
+  '**/.cargo/credentials.toml',
+  // Cloud, containers and infrastructure.
+  '.aws',
+  '.azure',
+  '**/.config/gcloud',
+  '.kube',
+  '**/.docker/config.json',
+  '.s3cfg',
+  '*.tfstate',
+  '*.tfstate.backup',
+  '.terraformrc',
+  'terraform.rc',
+  '.vault-token',
+  // Git metadata.
   '.git',
 ]);
 

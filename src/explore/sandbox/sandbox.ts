@@ -3,7 +3,12 @@ import { stat as statFile } from 'node:fs/promises';
 import { isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { SandboxError } from '../errors/sandbox-error.js';
-import { defaultDenyPatterns, defaultExcludedNames, defaultSandboxLimits } from './sandbox-defaults.js';
+import {
+  defaultDenyPatterns,
+  defaultExcludedNames,
+  defaultSandboxLimits,
+  maxSandboxPathLength,
+} from './sandbox-defaults.js';
 import type { SandboxLimits } from './sandbox-defaults.js';
 import { GitignoreRules } from './gitignore-rules.js';
 import { createPathMatcher, matchesPathOrParent } from './path-matcher.js';
@@ -31,8 +36,10 @@ export interface SandboxOptions {
   readonly exclude?: readonly string[];
   /**
    * Secret-file globs that can never be read or listed, matched case-insensitively against a
-   * path and each of its parent directories. Replaces the defaults when given.
-   * @default ['.env*', '*.pem', '*.key', 'id_rsa*', '.git']
+   * path and each of its parent directories. Replaces the defaults when given: to let one
+   * file through, pass `defaultDenyPatterns` without its pattern.
+   * @default `defaultDenyPatterns`: environment files, private keys, SSH, GnuPG, password,
+   *   registry, cloud and infrastructure credentials, `.git`
    */
   readonly deny?: readonly string[];
   /** Size and count caps. @default { maxFileBytes: 2 MiB, maxFiles: 50_000 } */
@@ -160,6 +167,12 @@ export class Sandbox {
   /** {@link Sandbox.resolve}, also returning the repo-relative real path (symlinks followed). */
   #locate(path: string): { absolute: string; realRelative: string } {
     const given = typeof path === 'string' && path.trim() !== '' ? path.trim() : '.';
+    if (given.length > maxSandboxPathLength) {
+      throw new SandboxError({
+        path: `${given.slice(0, 100)}…`,
+        message: `Path "${given.slice(0, 60)}…" is ${given.length.toLocaleString('en-US')} characters long, over the limit of ${maxSandboxPathLength.toLocaleString('en-US')}; pass a shorter repo-relative path.`,
+      });
+    }
     if (
       isAbsolute(given) ||
       /^[a-zA-Z]:[\\/]/.test(given) ||
@@ -283,11 +296,10 @@ export class Sandbox {
   }
 
   #passesFilters(normalized: string): boolean {
-    const segments = normalized.split('/');
-    if (
-      segments.some((segment, index) => this.#isHiddenByName(segments.slice(0, index + 1).join('/'), segment))
-    ) {
-      return false;
+    let prefix = '';
+    for (const segment of normalized.split('/')) {
+      prefix = prefix === '' ? segment : `${prefix}/${segment}`;
+      if (this.#isHiddenByName(prefix, segment)) return false;
     }
     if (this.#isIncluded !== undefined && !this.#isIncluded(normalized)) return false;
     return !this.#rules.isIgnoredWithParents(normalized, false);
