@@ -14,7 +14,8 @@ export default defineConfig({
   entry: { ...entries, cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
   dts: true,
-  sourcemap: true,
+  // Not shipped: they tripled the package's size (issue #11, install weight).
+  sourcemap: false,
   clean: true,
   target: 'node20',
   splitting: true,

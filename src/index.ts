@@ -71,3 +71,5 @@ export { ConnectionError } from './errors/connection-error.js';
 export { UnexpectedResponseError } from './errors/unexpected-response-error.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export type { MissingApiKeyErrorOptions } from './errors/missing-api-key-error.js';
+export { MissingDependencyError } from './errors/missing-dependency-error.js';
+export type { MissingDependencyErrorOptions } from './errors/missing-dependency-error.js';
