@@ -10,7 +10,11 @@ export class AbortedError extends ToolOrchestratorError {
 /** True when `error` is an abort: a DOM `AbortError`, an `AbortedError`, or the reason of an aborted signal. */
 export function isAbortError(error: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted === true && (error === signal.reason || signal.reason === undefined)) return true;
-  if (error instanceof AbortedError) return true;
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === 'AbortError' || name === 'APIUserAbortError';
+  try {
+    if (error instanceof AbortedError) return true;
+    const name = (error as { name?: unknown } | null)?.name;
+    return name === 'AbortError' || name === 'APIUserAbortError';
+  } catch {
+    return false; // A thrown Proxy whose traps throw is no abort.
+  }
 }

@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import { ToolOrchestratorError } from './tool-orchestrator-error.js';
 
 /** Options of {@link InvalidArgumentError}. */
@@ -17,21 +18,9 @@ export class InvalidArgumentError extends ToolOrchestratorError {
 
   constructor(options: InvalidArgumentErrorOptions) {
     super('invalid_argument', {
-      message: `Invalid ${options.argument} (${describe(options.value)}): ${options.message}`,
+      message: `Invalid ${options.argument} (${describeValue(options.value)}): ${options.message}`,
     });
     this.argument = options.argument;
     this.value = options.value;
-  }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'function') return 'a function';
-  try {
-    const text = JSON.stringify(value);
-    if (text === undefined) return String(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  } catch {
-    return String(value);
   }
 }

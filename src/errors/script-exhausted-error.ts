@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import { ToolOrchestratorError } from './tool-orchestrator-error.js';
 
 /** Options of {@link ScriptExhaustedError}. */
@@ -13,12 +14,7 @@ export class ScriptExhaustedError extends ToolOrchestratorError {
   readonly scriptLength: number;
 
   constructor(options: ScriptExhaustedErrorOptions) {
-    let last: string;
-    try {
-      last = JSON.stringify(options.lastMessage)?.slice(0, 300) ?? 'nothing';
-    } catch {
-      last = String(options.lastMessage);
-    }
+    const last = options.lastMessage === undefined ? 'nothing' : describeValue(options.lastMessage, 300);
     super('script_exhausted', {
       message: `ScriptedAdapter was called ${options.scriptLength + 1} times but its script has only ${options.scriptLength} responses. Add a response to the script (the last message it received was ${last}).`,
     });

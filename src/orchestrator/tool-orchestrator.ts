@@ -1,5 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
 import { isAbortError } from '../errors/aborted-error.js';
+import { describeThrown, errorCode, errorName } from '../errors/describe-value.js';
 import { MaxTurnsExceededError } from '../errors/max-turns-exceeded-error.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
@@ -136,12 +137,12 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       }
     } catch (error) {
       if (!isAbortError(error, signal)) {
+        // Whatever was thrown (a Proxy, an object with no prototype), describing it must not throw.
+        const code = errorCode(error);
         trace.emit('error', {
-          name: error instanceof Error ? error.name : 'Error',
-          message: error instanceof Error ? error.message : String(error),
-          ...(typeof (error as { code?: unknown })?.code === 'string'
-            ? { code: (error as { code: string }).code }
-            : {}),
+          name: errorName(error),
+          message: describeThrown(error),
+          ...(code === undefined ? {} : { code }),
         });
         this.#emitEnd(state, 'error');
         throw error;

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../model/model-adapter.js';
+import { describeThrown } from '../errors/describe-value.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { compileSchema, isZodSchema } from './schema.js';
 import type { CompiledSchema } from './schema.js';
@@ -121,7 +122,7 @@ export function defineTool<Parameters, Output, Context extends object = Record<s
   } catch (error) {
     throw new ToolDefinitionError({
       toolName: name,
-      message: `its parameters schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`,
+      message: `its parameters schema could not be compiled: ${describeThrown(error)}`,
       cause: error,
     });
   }

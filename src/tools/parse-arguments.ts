@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors/describe-value.js';
 import type { Tool } from './define-tool.js';
 import { formatIssues } from './schema.js';
 import type { ToolErrorCode } from './tool-call-outcome.js';
@@ -33,7 +34,7 @@ export function parseArguments(tool: Tool, rawArguments: string | undefined | nu
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = describeThrown(error);
       return {
         ok: false,
         code: 'invalid_json',

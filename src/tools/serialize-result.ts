@@ -1,3 +1,5 @@
+import { describeThrown } from '../errors/describe-value.js';
+
 /** A serialized tool result, or the reason it could not be serialized. */
 export type SerializedResult =
   { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
@@ -20,7 +22,7 @@ export function serializeResult(result: unknown): SerializedResult {
       };
     return { ok: true, content };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = describeThrown(error);
     return {
       ok: false,
       error: `The tool's result could not be serialized to JSON (${reason}). Return a string or a JSON-serializable value (no cycles, no BigInt).`,

@@ -1,4 +1,5 @@
 import type { ToolCall } from '../model/messages.js';
+import { describeThrown } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
 import { parseArguments } from './parse-arguments.js';
@@ -109,9 +110,8 @@ export class ToolRunner {
     try {
       result = await this.#invoke(tool, parsed.value, toolCall.id, context);
     } catch (error) {
-      if (error instanceof ToolInterruption) return fail(error.code, error.message);
-      const message = error instanceof Error ? error.message : String(error);
-      return fail('tool_error', `Tool "${name}" failed: ${message}`);
+      if (isInterruption(error)) return fail(error.code, error.message);
+      return fail('tool_error', `Tool "${name}" failed: ${describeThrown(error)}`);
     }
     const serialized = serializeResult(result);
     if (!serialized.ok) return fail('unserializable_result', serialized.error);
@@ -182,6 +182,14 @@ class ToolInterruption extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+function isInterruption(error: unknown): error is ToolInterruption {
+  try {
+    return error instanceof ToolInterruption;
+  } catch {
+    return false; // A thrown Proxy whose getPrototypeOf trap throws.
   }
 }
 

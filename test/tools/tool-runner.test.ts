@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { ToolRunner, defineTool } from '../../src/index.js';
 import type { ToolBatchContext, ToolCall, ToolRegistry } from '../../src/index.js';
+import { hostileThrownValues, undescribable } from '../support/hostile-values.js';
 
 const call = (name: string, args: string, id = 'c1'): ToolCall => ({
   id,
@@ -145,6 +146,63 @@ describe('ToolRunner', () => {
       'Tool "thrower" failed: boom',
       'Tool "rejecter" failed: plain string',
     ]);
+  });
+
+  it('describes any thrown value safely, even one that cannot be converted to text', async () => {
+    const hostile = hostileThrownValues;
+    const tools: ToolRegistry = Object.fromEntries(
+      hostile.map(([name, value]) => [
+        name,
+        defineTool({
+          name,
+          description: 'Throws something odd',
+          parameters: z.object({}),
+          execute: () => {
+            throw value();
+          },
+        }),
+      ]),
+    );
+    const outcomes = await new ToolRunner(tools).executeToolCalls(
+      tools,
+      hostile.map(([name], index) => call(name, '{}', `c${index}`)),
+      context,
+    );
+    expect(outcomes.map((outcome) => [outcome.errorCode, outcome.error])).toEqual(
+      hostile.map(([name, , described]) => ['tool_error', `Tool "${name}" failed: ${described}`]),
+    );
+    // The same values thrown asynchronously, and with a signal (the interruptible path).
+    const rejecting = defineTool({
+      name: 'rejecting',
+      description: 'x',
+      parameters: z.object({}),
+      execute: () => Promise.reject(Object.create(null)),
+    });
+    const controller = new AbortController();
+    const [rejected] = await new ToolRunner({ rejecting }).executeToolCalls(
+      { rejecting },
+      [call('rejecting', '{}')],
+      { ...context, signal: controller.signal } as ToolBatchContext,
+    );
+    expect(rejected!.error).toBe(`Tool "rejecting" failed: ${undescribable}`);
+  });
+
+  it('reports a result whose toJSON throws an odd value as unserializable', async () => {
+    const tools = {
+      odd: defineTool({
+        name: 'odd',
+        description: 'x',
+        parameters: z.object({}),
+        execute: () => ({
+          toJSON() {
+            throw Object.create(null);
+          },
+        }),
+      }),
+    };
+    const [outcome] = await new ToolRunner(tools).executeToolCalls(tools, [call('odd', '{}')], context);
+    expect(outcome!.errorCode).toBe('unserializable_result');
+    expect(outcome!.error).toMatch(/could not be serialized to JSON \(a value that is not an Error/);
   });
 
   it('times out a tool with its own timeoutMs or the runner default, aborting its signal', async () => {
