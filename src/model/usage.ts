@@ -18,14 +18,21 @@ export const emptyUsage: Usage = Object.freeze({
   cachedPromptTokens: 0,
 });
 
-/** Adds two usage records field by field; a missing record counts as zero. */
-export function addUsage(total: Usage, usage: Partial<Usage> | undefined): Usage {
-  if (usage === undefined) return total;
+/**
+ * Adds two usage records field by field. A missing record, and a count that is not a finite
+ * number (an adapter outside its contract), count as zero, so a sum never turns into a string.
+ */
+export function addUsage(total: Usage, usage: Partial<Usage> | null | undefined): Usage {
+  if (typeof usage !== 'object' || usage === null) return total;
   return {
-    promptTokens: total.promptTokens + (usage.promptTokens ?? 0),
-    completionTokens: total.completionTokens + (usage.completionTokens ?? 0),
-    totalTokens: total.totalTokens + (usage.totalTokens ?? 0),
-    reasoningTokens: total.reasoningTokens + (usage.reasoningTokens ?? 0),
-    cachedPromptTokens: total.cachedPromptTokens + (usage.cachedPromptTokens ?? 0),
+    promptTokens: total.promptTokens + count(usage.promptTokens),
+    completionTokens: total.completionTokens + count(usage.completionTokens),
+    totalTokens: total.totalTokens + count(usage.totalTokens),
+    reasoningTokens: total.reasoningTokens + count(usage.reasoningTokens),
+    cachedPromptTokens: total.cachedPromptTokens + count(usage.cachedPromptTokens),
   };
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

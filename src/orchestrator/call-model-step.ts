@@ -1,4 +1,3 @@
-import { ModelProviderError } from '../errors/model-provider-error.js';
 import type {
   ModelAdapter,
   ModelCallOptions,
@@ -6,6 +5,9 @@ import type {
   ModelToolDefinition,
 } from '../model/model-adapter.js';
 import { addUsage } from '../model/usage.js';
+import { checkResponse } from './check-response.js';
+import type { CheckedResponse } from './check-response.js';
+import { readModelStream } from './read-model-stream.js';
 import type { RunState } from './run-state.js';
 import { lazySnapshot } from './run-state.js';
 
@@ -19,19 +21,31 @@ export interface CallModelOptions {
   readonly finalAnswer: boolean;
 }
 
-/** Calls the model once (streaming or not), records usage and emits `llm_call` and `reasoning_content`. */
-export async function callModelStep(state: RunState, options: CallModelOptions): Promise<ModelResponse> {
+/**
+ * Calls the model once (streaming or not), checks the response against the adapter contract,
+ * records usage and emits `llm_call` and `reasoning_content`.
+ *
+ * @throws {UnexpectedResponseError} when the adapter broke its contract (see `checkResponse`).
+ */
+export async function callModelStep(state: RunState, options: CallModelOptions): Promise<CheckedResponse> {
   const { adapter, tools, now } = options;
+  const signal = state.signal;
   const messageCount = state.messages.length;
   const callOptions: ModelCallOptions = {
-    ...(state.signal === undefined ? {} : { signal: state.signal }),
+    ...(signal === undefined ? {} : { signal }),
     ...(options.finalAnswer ? { toolChoice: 'none' as const } : {}),
   };
+  const provider = adapter.provider ?? 'unknown';
   const started = now();
-  const response = options.stream
-    ? await streamResponse(state, adapter, tools, callOptions)
-    : await adapter.call(state.messages, tools, callOptions);
+  let raw: unknown;
+  if (options.stream) {
+    raw = await readModelStream(state, adapter, tools, callOptions, provider);
+  } else {
+    raw = await adapter.call(state.messages, tools, callOptions);
+  }
   const durationMs = now() - started;
+  const checked = checkResponse(raw, provider);
+  const response: ModelResponse = checked.response;
   state.turns++;
   state.usage = addUsage(state.usage, response.usage);
   state.lastResponse = response;
@@ -48,44 +62,5 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
     state.trace.emit('reasoning_content', { content: response.reasoning_content });
   }
-  return response;
-}
-
-async function streamResponse(
-  state: RunState,
-  adapter: ModelAdapter,
-  tools: readonly ModelToolDefinition[],
-  callOptions: ModelCallOptions,
-): Promise<ModelResponse> {
-  let response: ModelResponse | undefined;
-  // `stream` is checked at construction when `stream: true`.
-  for await (const event of adapter.stream!(state.messages, tools, callOptions)) {
-    switch (event.type) {
-      case 'content_delta':
-        state.trace.emit('content_delta', { delta: event.delta });
-        break;
-      case 'reasoning_delta':
-        state.trace.emit('reasoning_delta', { delta: event.delta });
-        break;
-      case 'tool_call_delta':
-        state.trace.emit('tool_call_delta', {
-          index: event.index,
-          ...(event.id === undefined ? {} : { id: event.id }),
-          ...(event.name === undefined ? {} : { name: event.name }),
-          argumentsDelta: event.argumentsDelta,
-        });
-        break;
-      case 'response':
-        response = event.response;
-        break;
-    }
-  }
-  if (response === undefined) {
-    throw new ModelProviderError('stream_error', {
-      provider: adapter.provider ?? 'unknown',
-      message:
-        'The adapter\'s stream ended without a final "response" event. A ModelAdapter.stream() must end with { type: "response", response }.',
-    });
-  }
-  return response;
+  return checked;
 }

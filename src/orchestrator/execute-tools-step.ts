@@ -1,12 +1,15 @@
 import type { AssistantMessage, ToolCall, ToolMessage } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
-import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
+import { errorContent } from '../tools/serialize-result.js';
+import type { ToolCallOutcome, ToolErrorCode } from '../tools/tool-call-outcome.js';
 import type { ToolBatchContext, ToolRunner } from '../tools/tool-runner.js';
 import type { RunState } from './run-state.js';
 
 /** How a turn's tool calls are run. */
 export interface ExecuteToolsOptions {
+  /** Calls to answer with this error instead of running them, by index (see `checkResponse`). */
+  readonly rejectedCalls: ReadonlyMap<number, string> | undefined;
   readonly registry: ToolRegistry;
   readonly runner: ToolRunner;
   readonly context: object;
@@ -39,13 +42,26 @@ export async function executeToolsStep(
     turnIndex: turn,
     ...(state.signal === undefined ? {} : { signal: state.signal }),
   } as ToolBatchContext;
-  const outcomes = await options.runner.executeToolCalls(options.registry, toolCalls, batchContext, {
+  const rejectedCalls = options.rejectedCalls;
+  const runnable =
+    rejectedCalls === undefined
+      ? toolCalls
+      : toolCalls.filter((_toolCall, index) => !rejectedCalls.has(index));
+  const ran = await options.runner.executeToolCalls(options.registry, runnable, batchContext, {
     concurrency: options.concurrency,
   });
+  const outcomes = rejectedCalls === undefined ? ran : mergeRejected(toolCalls, ran, rejectedCalls);
+  // Copied only when a call has to be filled in, to keep the common turn free of allocations.
+  let filled: ToolCallOutcome[] | undefined;
   for (let index = 0; index < toolCalls.length; index++) {
     const toolCall = toolCalls[index]!;
-    // A custom runner that returns too few outcomes must still not leave a call unanswered.
-    const outcome: ToolCallOutcome = outcomes[index] ?? missingOutcome(toolCall);
+    let outcome = outcomes[index];
+    if (outcome === undefined) {
+      // A custom runner that returns too few outcomes must still not leave a call unanswered.
+      outcome = missingOutcome(toolCall);
+      filled ??= outcomes.slice(0, index) as ToolCallOutcome[];
+    }
+    if (filled !== undefined) filled[index] = outcome;
     const message: ToolMessage = { role: 'tool', tool_call_id: toolCall.id, content: outcome.content };
     state.messages.push(message);
     state.trace.emit('tool_result', {
@@ -57,7 +73,7 @@ export async function executeToolsStep(
       durationMs: outcome.durationMs,
     });
   }
-  return { toolCalls, outcomes };
+  return { toolCalls, outcomes: filled ?? (outcomes as readonly ToolCallOutcome[]) };
 }
 
 /** The assistant message exactly as received, but with the unique ids the tool messages answer. */
@@ -97,21 +113,38 @@ function uniqueToolCalls(
       unique = `${base}_${suffix}`;
     }
     seen.add(unique);
-    originalIds[index] = id;
+    // A null id (outside the contract, let through by checkResponse) is no id to report.
+    if (typeof id === 'string') originalIds[index] = id;
     changed = true;
     return { ...toolCall, id: unique };
   });
   return { toolCalls: changed ? result : toolCalls, originalIds };
 }
 
+/** Puts the rejected calls' error outcomes back among the outcomes of the calls that ran, in call order. */
+function mergeRejected(
+  toolCalls: readonly ToolCall[],
+  ran: readonly ToolCallOutcome[],
+  rejectedCalls: ReadonlyMap<number, string>,
+): (ToolCallOutcome | undefined)[] {
+  let next = 0;
+  return toolCalls.map((toolCall, index) => {
+    const error = rejectedCalls.get(index);
+    return error === undefined ? ran[next++] : errorOutcome(toolCall, 'invalid_tool_call', error);
+  });
+}
+
 function missingOutcome(toolCall: ToolCall): ToolCallOutcome {
-  const error = 'The tool runner returned no result for this call.';
+  return errorOutcome(toolCall, 'tool_error', 'The tool runner returned no result for this call.');
+}
+
+function errorOutcome(toolCall: ToolCall, errorCode: ToolErrorCode, error: string): ToolCallOutcome {
   return {
     toolCallId: toolCall.id,
     name: toolCall.function.name,
     error,
-    errorCode: 'tool_error',
-    content: JSON.stringify({ error }),
+    errorCode,
+    content: errorContent(error),
     durationMs: 0,
   };
 }

@@ -80,6 +80,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * becomes the first message unless the messages already start with one.
    *
    * @throws {MaxTurnsExceededError} only with `onMaxTurns: 'throw'`.
+   * @throws {UnexpectedResponseError} when the adapter resolves to a response outside its contract.
    * @throws the adapter's error when the model call fails (tool failures never throw).
    */
   async run(
@@ -161,15 +162,14 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     while (state.turns < maxTurns) {
       if (state.signal?.aborted) return 'aborted';
       state.trace.turn = state.turns;
-      const response = await callModelStep(state, {
+      const { response, rejectedCalls } = await callModelStep(state, {
         adapter: this.adapter,
         tools: this.tools,
         stream,
         now: this.#now,
         finalAnswer: false,
       });
-      const toolCalls = response.tool_calls;
-      if (toolCalls === undefined || toolCalls.length === 0) {
+      if ((response.tool_calls?.length ?? 0) === 0) {
         if (response.finish_reason === 'length') {
           state.trace.emit('warning', {
             code: 'length',
@@ -187,6 +187,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         });
       }
       const executed = await executeToolsStep(state, response, {
+        rejectedCalls,
         registry: this.toolRegistry,
         runner: this.#runner,
         context,
@@ -215,7 +216,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     state.trace.turn = state.turns;
     const prompt = this.#options.finalAnswerPrompt;
     if (prompt !== undefined) state.messages.push({ role: 'user', content: prompt });
-    const response = await callModelStep(state, {
+    const { response } = await callModelStep(state, {
       adapter: this.adapter,
       tools: this.tools,
       stream: this.#options.stream ?? false,

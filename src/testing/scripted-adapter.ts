@@ -121,23 +121,34 @@ export class ScriptedAdapter implements ModelAdapter {
     options: ModelCallOptions = {},
   ): AsyncIterable<ModelStreamEvent> {
     const response = await this.call(messages, tools, options);
+    // A script may hold responses outside the contract on purpose (to test the orchestrator's
+    // checks): deltas are streamed only for the parts that have the right shape.
+    const {
+      content,
+      reasoning_content: reasoning,
+      tool_calls: toolCalls,
+    } = (response ?? {}) as Partial<ModelResponse>;
     const size = this.#chunkSize;
-    const reasoning = response.reasoning_content ?? '';
-    for (let index = 0; index < reasoning.length; index += size) {
-      yield { type: 'reasoning_delta', delta: reasoning.slice(index, index + size) };
+    if (typeof reasoning === 'string') {
+      for (let index = 0; index < reasoning.length; index += size) {
+        yield { type: 'reasoning_delta', delta: reasoning.slice(index, index + size) };
+      }
     }
-    const content = response.content ?? '';
-    for (let index = 0; index < content.length; index += size) {
-      if (options.signal?.aborted) throw new AbortedError({ cause: options.signal.reason });
-      yield { type: 'content_delta', delta: content.slice(index, index + size) };
+    if (typeof content === 'string') {
+      for (let index = 0; index < content.length; index += size) {
+        if (options.signal?.aborted) throw new AbortedError({ cause: options.signal.reason });
+        yield { type: 'content_delta', delta: content.slice(index, index + size) };
+      }
     }
-    for (const [index, toolCall] of (response.tool_calls ?? []).entries()) {
+    for (const [index, toolCall] of (Array.isArray(toolCalls) ? toolCalls : []).entries()) {
+      const name: unknown = toolCall?.function?.name;
+      const argumentsDelta: unknown = toolCall?.function?.arguments;
       yield {
         type: 'tool_call_delta',
         index,
-        id: toolCall.id,
-        name: toolCall.function.name,
-        argumentsDelta: toolCall.function.arguments,
+        ...(typeof toolCall?.id === 'string' ? { id: toolCall.id } : {}),
+        ...(typeof name === 'string' ? { name } : {}),
+        argumentsDelta: typeof argumentsDelta === 'string' ? argumentsDelta : '',
       };
     }
     yield { type: 'response', response };

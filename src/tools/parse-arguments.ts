@@ -1,4 +1,4 @@
-import { describeThrown } from '../errors/describe-value.js';
+import { describeThrown, describeValue, kindOf } from '../errors/describe-value.js';
 import type { Tool } from './define-tool.js';
 import { formatIssues } from './schema.js';
 import type { ToolErrorCode } from './tool-call-outcome.js';
@@ -16,9 +16,23 @@ function quote(text: string): string {
     : JSON.stringify(text);
 }
 
-/** Parses a tool call's JSON arguments and validates them against the tool's schema. */
-export function parseArguments(tool: Tool, rawArguments: string | undefined | null): ParsedArguments {
+/**
+ * The model-facing message for arguments that are not a string (an object, a number): the model
+ * adapter broke its contract, so the call is answered with this instead of being run.
+ */
+export function argumentsTypeMessage(toolName: string, rawArguments: unknown): string {
+  return `The arguments for tool "${toolName}" arrived as ${kindOf(rawArguments)} (${describeValue(rawArguments)}), not as a JSON string, so the call was not run (the model adapter broke its contract: function.arguments must be a string). Send the arguments again as one JSON object.`;
+}
+
+/**
+ * Parses a tool call's JSON arguments and validates them against the tool's schema. `null` and
+ * `undefined` count as empty; any other non-string is refused with `invalid_tool_call`.
+ */
+export function parseArguments(tool: Tool, rawArguments: unknown): ParsedArguments {
   const raw = rawArguments ?? '';
+  if (typeof raw !== 'string') {
+    return { ok: false, code: 'invalid_tool_call', error: argumentsTypeMessage(tool.name, raw) };
+  }
   let value: unknown;
   if (raw.trim() === '') {
     if (!tool.schema.acceptsEmptyObject) {

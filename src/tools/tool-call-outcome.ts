@@ -6,7 +6,9 @@ export type ToolErrorCode =
   | 'tool_error'
   | 'timeout'
   | 'aborted'
-  | 'unserializable_result';
+  | 'unserializable_result'
+  /** The call itself was malformed (arguments not a string, no function name): the adapter broke its contract. */
+  | 'invalid_tool_call';
 
 /** What one tool call produced, in call order. Exactly one of `result` and `error` is meaningful. */
 export interface ToolCallOutcome {

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../model/messages.js';
-import { describeThrown } from '../errors/describe-value.js';
+import { describeThrown, kindOf } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
 import { parseArguments } from './parse-arguments.js';
@@ -86,9 +86,12 @@ export class ToolRunner {
     context: ToolBatchContext<Context>,
   ): Promise<ToolCallOutcome> {
     const started = this.#now();
-    const name = toolCall.function?.name ?? '';
+    // Checked, not trusted: a caller may hand the runner calls straight from a buggy adapter.
+    const toolCallId: unknown = toolCall?.id;
+    const rawName: unknown = toolCall?.function?.name;
+    const name = typeof rawName === 'string' ? rawName : '';
     const fail = (code: ToolErrorCode, error: string): ToolCallOutcome => ({
-      toolCallId: toolCall.id,
+      toolCallId: typeof toolCallId === 'string' ? toolCallId : '',
       name,
       error,
       errorCode: code,
@@ -96,6 +99,12 @@ export class ToolRunner {
       durationMs: this.#now() - started,
     });
     if (context.signal?.aborted) return fail('aborted', 'The run was aborted before this tool call ran.');
+    if (typeof rawName !== 'string') {
+      return fail(
+        'invalid_tool_call',
+        `This tool call has no function name (function.name is ${kindOf(rawName)}), so it was not run (the model adapter broke its contract). Call a tool by its exact name.`,
+      );
+    }
     const tool = Object.hasOwn(registry, name) ? registry[name] : undefined;
     if (tool === undefined) {
       const available = Object.keys(registry);

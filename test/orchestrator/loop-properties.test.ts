@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolOrchestrator, defineTool } from '../../src/index.js';
-import type { ChatMessage, ModelAdapter, ModelResponse, OnMaxTurns } from '../../src/index.js';
+import { ToolOrchestrator, UnexpectedResponseError, defineTool } from '../../src/index.js';
+import type { ChatMessage, ModelAdapter, ModelResponse, OnMaxTurns, TraceEvent } from '../../src/index.js';
+import { hostileThrownValues } from '../support/hostile-values.js';
+import { expectPairedToolEvents, expectValidTranscript } from '../support/transcript.js';
+
+const thrownValues = hostileThrownValues.map(([, make]) => make);
 
 const tools = {
   add: defineTool({
@@ -20,85 +24,155 @@ const tools = {
       return { ok: true };
     },
   }),
+  hostile: defineTool({
+    name: 'hostile',
+    description: 'Throws or rejects with an odd value',
+    parameters: z.object({ kind: z.number().int(), async: z.boolean() }),
+    execute: ({ kind, async }) => {
+      const value = thrownValues[Math.abs(kind) % thrownValues.length]!();
+      if (async) return Promise.reject(value);
+      throw value;
+    },
+  }),
 };
 
+/** Arguments within the contract (strings, valid or not) and outside it (any other JSON value, or none). */
 const argumentsArbitrary = fc.oneof(
-  fc.record({ a: fc.integer(), b: fc.integer() }).map((value) => JSON.stringify(value)),
-  fc.boolean().map((fail) => JSON.stringify({ fail })),
-  fc.constantFrom('', '{', '{"a":1', 'null', '[]', '{"a":"x","b":2}'),
-  fc.string(),
+  {
+    weight: 6,
+    arbitrary: fc.record({ a: fc.integer(), b: fc.integer() }).map((value) => JSON.stringify(value)),
+  },
+  { weight: 3, arbitrary: fc.boolean().map((fail) => JSON.stringify({ fail })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({ kind: fc.integer({ min: 0, max: thrownValues.length - 1 }), async: fc.boolean() })
+      .map((value) => JSON.stringify(value)),
+  },
+  { weight: 2, arbitrary: fc.constantFrom('', '{', '{"a":1', 'null', '[]', '{"a":"x","b":2}') },
+  { weight: 1, arbitrary: fc.string() },
+  { weight: 3, arbitrary: fc.oneof(fc.jsonValue(), fc.constant(undefined)) },
 );
-const toolCallArbitrary = fc.record({
-  id: fc.constantFrom('c1', 'c2', 'c3', ''),
-  name: fc.constantFrom('add', 'flaky', 'missing', ''),
-  arguments: argumentsArbitrary,
-});
-const responseArbitrary: fc.Arbitrary<ModelResponse> = fc
+const wellShapedCall = fc
+  .record({
+    id: fc.oneof(fc.constantFrom('c1', 'c2', 'c3', ''), fc.constantFrom(null, undefined)),
+    name: fc.constantFrom('add', 'flaky', 'hostile', 'missing', ''),
+    arguments: argumentsArbitrary,
+  })
+  .map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } }));
+/** Entries no transcript can hold: the run must fail with UnexpectedResponseError. */
+const unusableCall = fc.constantFrom<unknown>(
+  null,
+  7,
+  'add',
+  [],
+  { id: 'c9', type: 'function' },
+  { id: 'c9', type: 'function', function: null },
+  { id: 'c9', type: 'function', function: { name: 5, arguments: '{}' } },
+  { id: 'c9', type: 'function', function: { arguments: '{}' } },
+  { id: 9, type: 'function', function: { name: 'add', arguments: '{}' } },
+);
+const toolCallArbitrary = fc.oneof(
+  { weight: 12, arbitrary: wellShapedCall },
+  { weight: 1, arbitrary: unusableCall },
+);
+
+const shapedResponse = fc
   .record({
     content: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
     toolCalls: fc.array(toolCallArbitrary, { maxLength: 4 }),
+    nullToolCalls: fc.boolean(),
     finishReason: fc.constantFrom('stop', 'tool_calls', 'length'),
+    usage: fc.constantFrom<unknown>(
+      undefined,
+      null,
+      { promptTokens: 3, completionTokens: 1 },
+      { totalTokens: '9' },
+    ),
   })
-  .map(({ content, toolCalls, finishReason }) => ({
+  .map(({ content, toolCalls, nullToolCalls, finishReason, usage }) => ({
     content,
     finish_reason: finishReason,
-    ...(toolCalls.length === 0
-      ? {}
-      : {
-          tool_calls: toolCalls.map((toolCall) => ({
-            id: toolCall.id,
-            type: 'function' as const,
-            function: { name: toolCall.name, arguments: toolCall.arguments },
-          })),
-        }),
+    ...(usage === undefined ? {} : { usage }),
+    ...(toolCalls.length === 0 ? (nullToolCalls ? { tool_calls: null } : {}) : { tool_calls: toolCalls }),
   }));
+/** Whole responses outside the contract. */
+const unusableResponse = fc.constantFrom<unknown>(
+  null,
+  undefined,
+  42,
+  'text',
+  [],
+  { content: 5 },
+  { content: null, tool_calls: 'add' },
+  { content: null, tool_calls: { 0: {} } },
+  { content: 'x', reasoning_content: {} },
+);
+const responseArbitrary = fc.oneof(
+  { weight: 20, arbitrary: shapedResponse },
+  { weight: 1, arbitrary: unusableResponse },
+);
 
-describe('loop invariants under random model behaviour', () => {
-  it('answers every tool call once, respects maxTurns and pairs every tool_call event with a tool_result', async () => {
+describe('loop invariants under random model behaviour, in and out of the adapter contract', () => {
+  it('answers every tool call once, respects maxTurns, pairs every tool_call event with a tool_result, and throws only typed errors', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(responseArbitrary, { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 1, max: 6 }),
         fc.constantFrom<OnMaxTurns>('return', 'final_answer'),
         fc.integer({ min: 1, max: 3 }),
-        async (script, maxTurns, onMaxTurns, toolConcurrency) => {
+        fc.boolean(),
+        async (script, maxTurns, onMaxTurns, toolConcurrency, stream) => {
           let calls = 0;
+          const received: ChatMessage[][] = [];
+          const next = (messages: readonly ChatMessage[]): unknown => {
+            received.push([...messages]);
+            const response = script[calls % script.length];
+            calls++;
+            return response;
+          };
           const adapter: ModelAdapter = {
-            async call() {
-              const response = script[calls % script.length]!;
-              calls++;
-              return response;
+            async call(messages) {
+              return next(messages) as ModelResponse;
+            },
+            async *stream(messages) {
+              const response = next(messages);
+              yield { type: 'content_delta', delta: '.' };
+              yield { type: 'response', response: response as ModelResponse };
             },
           };
+          const events: TraceEvent[] = [];
           const orchestrator = new ToolOrchestrator(adapter, tools, {
             maxTurns,
             onMaxTurns,
             toolConcurrency,
+            stream,
+            traceEmitter: (event) => void events.push(event),
           });
-          const result = await orchestrator.run([{ role: 'user', content: 'go' }]);
+          let failure: unknown;
+          const result = await orchestrator.run([{ role: 'user', content: 'go' }]).catch((error: unknown) => {
+            failure = error;
+            return undefined;
+          });
 
-          // 1. Every assistant tool_call id has exactly one tool message, and no tool message is orphaned.
-          const requested = result.messages.flatMap((message: ChatMessage) =>
-            message.role === 'assistant' ? (message.tool_calls ?? []).map((toolCall) => toolCall.id) : [],
-          );
-          const answered = result.messages.flatMap((message) =>
-            message.role === 'tool' ? [message.tool_call_id] : [],
-          );
-          expect(new Set(requested).size).toBe(requested.length);
-          expect([...answered].sort()).toEqual([...requested].sort());
+          // 1. Only typed errors, and only for a response the script really had outside the contract.
+          if (result === undefined) {
+            expect(failure).toBeInstanceOf(UnexpectedResponseError);
+            expect(script).toContain((failure as UnexpectedResponseError).rawOutput);
+            expect(events.slice(-2).map((event) => event.type)).toEqual(['error', 'run_end']);
+          }
 
-          // 2. At most maxTurns model calls, plus one for 'final_answer'.
-          expect(calls).toBe(result.turns);
+          // 2. Every transcript the model was sent, and the final one, answers each call exactly once.
+          for (const messages of received) expectValidTranscript(messages);
+          if (result !== undefined) expectValidTranscript(result.messages);
+
+          // 3. At most maxTurns model calls, plus one for 'final_answer'.
           expect(calls).toBeLessThanOrEqual(maxTurns + (onMaxTurns === 'final_answer' ? 1 : 0));
+          if (result !== undefined) expect(calls).toBe(result.turns);
 
-          // 3. Every tool_call event has its tool_result.
-          const callEvents = result.traces.filter((event) => event.type === 'tool_call');
-          const resultEvents = result.traces.filter((event) => event.type === 'tool_result');
-          expect(resultEvents.map((event) => event.data.toolCallId).sort()).toEqual(
-            callEvents.map((event) => event.data.toolCall.id).sort(),
-          );
-          // Sequence numbers are strictly increasing.
-          result.traces.forEach((event, index) => expect(event.seq).toBe(index));
+          // 4. Every tool_call event has its tool_result; seq counts up from 0.
+          expectPairedToolEvents(events);
+          if (result !== undefined) expect(result.traces).toEqual(events);
         },
       ),
       { numRuns: 300 },

@@ -205,6 +205,26 @@ describe('ToolRunner', () => {
     expect(outcome!.error).toMatch(/could not be serialized to JSON \(a value that is not an Error/);
   });
 
+  it('answers calls of the wrong shape with invalid_tool_call instead of throwing', async () => {
+    const shapes = [
+      { id: 'a', type: 'function', function: { name: 'add', arguments: { a: 1, b: 2 } } },
+      { id: 'b', type: 'function', function: { name: 'add', arguments: 12 } },
+      { id: 'c', type: 'function' },
+      { id: 'd', type: 'function', function: { name: 5, arguments: '{}' } },
+      null,
+    ] as unknown as ToolCall[];
+    const outcomes = await new ToolRunner(registry).executeToolCalls(registry, shapes, context);
+    expect(outcomes.map((outcome) => [outcome.toolCallId, outcome.errorCode])).toEqual([
+      ['a', 'invalid_tool_call'],
+      ['b', 'invalid_tool_call'],
+      ['c', 'invalid_tool_call'],
+      ['d', 'invalid_tool_call'],
+      ['', 'invalid_tool_call'],
+    ]);
+    expect(outcomes[0]!.error).toMatch(/arrived as an object \(\{"a":1,"b":2\}\), not as a JSON string/);
+    expect(outcomes[2]!.error).toMatch(/has no function name/);
+  });
+
   it('times out a tool with its own timeoutMs or the runner default, aborting its signal', async () => {
     let seenAbort = false;
     const hang = defineTool({
