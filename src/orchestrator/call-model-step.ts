@@ -7,6 +7,7 @@ import type {
 import { addUsage } from '../model/usage.js';
 import { checkResponse } from './check-response.js';
 import type { CheckedResponse } from './check-response.js';
+import { raceAbort } from './race-abort.js';
 import { readModelStream } from './read-model-stream.js';
 import type { RunState } from './run-state.js';
 import { lazySnapshot } from './run-state.js';
@@ -23,9 +24,11 @@ export interface CallModelOptions {
 
 /**
  * Calls the model once (streaming or not), checks the response against the adapter contract,
- * records usage and emits `llm_call` and `reasoning_content`.
+ * records usage and emits `llm_call` and `reasoning_content`. With a signal, the call is raced
+ * against it, so an adapter that ignores the signal still ends the step at the abort.
  *
  * @throws {UnexpectedResponseError} when the adapter broke its contract (see `checkResponse`).
+ * @throws {AbortedError} when the signal aborts first.
  */
 export async function callModelStep(state: RunState, options: CallModelOptions): Promise<CheckedResponse> {
   const { adapter, tools, now } = options;
@@ -41,7 +44,8 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   if (options.stream) {
     raw = await readModelStream(state, adapter, tools, callOptions, provider);
   } else {
-    raw = await adapter.call(state.messages, tools, callOptions);
+    const pending = adapter.call(state.messages, tools, callOptions);
+    raw = await (signal === undefined ? pending : raceAbort(pending, signal));
   }
   const durationMs = now() - started;
   const checked = checkResponse(raw, provider);

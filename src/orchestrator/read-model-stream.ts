@@ -7,11 +7,14 @@ import type {
   ModelStreamEvent,
   ModelToolDefinition,
 } from '../model/model-adapter.js';
+import { raceAbort } from './race-abort.js';
 import type { RunState } from './run-state.js';
 
 /**
  * Reads the adapter's stream, emitting its deltas as trace events, and resolves to the value of
- * its final `response` event (checked afterwards like a `call` result).
+ * its final `response` event (checked afterwards like a `call` result). With a signal, every
+ * step of the stream is raced against it: a stream that stops yielding and ignores the signal
+ * cannot keep the run waiting, and is told to stop through `return()`.
  *
  * @throws {UnexpectedResponseError} when `stream()` returns no async iterable, or yields a non-object.
  */
@@ -22,6 +25,7 @@ export async function readModelStream(
   callOptions: ModelCallOptions,
   provider: string,
 ): Promise<unknown> {
+  const signal = state.signal;
   // `stream` is checked at construction when `stream: true`.
   const iterator = iteratorOf(adapter.stream!(state.messages, tools, callOptions), provider);
   let response: unknown;
@@ -30,7 +34,8 @@ export async function readModelStream(
   let finished = false;
   try {
     for (;;) {
-      const step: unknown = await iterator.next();
+      const pending = iterator.next();
+      const step: unknown = await (signal === undefined ? pending : raceAbort(pending, signal));
       if (typeof step !== 'object' || step === null) {
         throw contractError(provider, step, `its stream iterator's next() resolved to ${kindOf(step)}`);
       }
@@ -69,7 +74,7 @@ export async function readModelStream(
       }
     }
   } finally {
-    // As `for await` does on an early exit; not awaited, so a failing close cannot mask the error.
+    // As `for await` does on an early exit; not awaited, since a stalled stream may never answer.
     if (!finished) closeQuietly(iterator);
   }
   if (!received) {
