@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors/describe-value.js';
 import type { AssistantMessage, ToolCall, ToolMessage } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
@@ -47,9 +48,17 @@ export async function executeToolsStep(
     rejectedCalls === undefined
       ? toolCalls
       : toolCalls.filter((_toolCall, index) => !rejectedCalls.has(index));
-  const ran = await options.runner.executeToolCalls(options.registry, runnable, batchContext, {
-    concurrency: options.concurrency,
-  });
+  let ran: readonly ToolCallOutcome[];
+  let runnerFailure: { readonly error: unknown } | undefined;
+  try {
+    ran = await options.runner.executeToolCalls(options.registry, runnable, batchContext, {
+      concurrency: options.concurrency,
+    });
+  } catch (error) {
+    // Only a custom runner can throw; its calls are still answered before the run fails with its error.
+    runnerFailure = { error };
+    ran = [];
+  }
   const outcomes = rejectedCalls === undefined ? ran : mergeRejected(toolCalls, ran, rejectedCalls);
   // Copied only when a call has to be filled in, to keep the common turn free of allocations.
   let filled: ToolCallOutcome[] | undefined;
@@ -57,8 +66,8 @@ export async function executeToolsStep(
     const toolCall = toolCalls[index]!;
     let outcome = outcomes[index];
     if (outcome === undefined) {
-      // A custom runner that returns too few outcomes must still not leave a call unanswered.
-      outcome = missingOutcome(toolCall);
+      // A custom runner that returns too few outcomes, or throws, must still not leave a call unanswered.
+      outcome = missingOutcome(toolCall, runnerFailure);
       filled ??= outcomes.slice(0, index) as ToolCallOutcome[];
     }
     if (filled !== undefined) filled[index] = outcome;
@@ -73,6 +82,7 @@ export async function executeToolsStep(
       durationMs: outcome.durationMs,
     });
   }
+  if (runnerFailure !== undefined) throw runnerFailure.error;
   return { toolCalls, outcomes: filled ?? (outcomes as readonly ToolCallOutcome[]) };
 }
 
@@ -134,8 +144,12 @@ function mergeRejected(
   });
 }
 
-function missingOutcome(toolCall: ToolCall): ToolCallOutcome {
-  return errorOutcome(toolCall, 'tool_error', 'The tool runner returned no result for this call.');
+function missingOutcome(toolCall: ToolCall, runnerFailure?: { readonly error: unknown }): ToolCallOutcome {
+  const error =
+    runnerFailure === undefined
+      ? 'The tool runner returned no result for this call.'
+      : `The tool runner failed before answering this call: ${describeThrown(runnerFailure.error)}`;
+  return errorOutcome(toolCall, 'tool_error', error);
 }
 
 function errorOutcome(toolCall: ToolCall, errorCode: ToolErrorCode, error: string): ToolCallOutcome {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolOrchestrator, defineTool } from '../../src/index.js';
+import { ToolOrchestrator, ToolRunner, defineTool } from '../../src/index.js';
 import type { ChatMessage, ModelAdapter, TraceEvent } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
 import { trappedProxy, undescribable } from '../support/hostile-values.js';
@@ -64,6 +64,43 @@ describe('thrown values that cannot be converted to text', () => {
       name: 'Error',
       message: undescribable,
     });
+  });
+
+  it('answers every call in the trace when a custom tool runner throws, then fails with its error', async () => {
+    const thrown = Object.create(null) as object;
+    class BrokenRunner extends ToolRunner {
+      override executeToolCalls(): Promise<never> {
+        return Promise.reject(thrown);
+      }
+    }
+    const ping = defineTool({
+      name: 'ping',
+      description: 'Ping',
+      parameters: z.object({}),
+      execute: () => 'pong',
+    });
+    const events: TraceEvent[] = [];
+    const orchestrator = new ToolOrchestrator(
+      new ScriptedAdapter([
+        ScriptedAdapter.toolCalls([
+          ['ping', {}, 'a'],
+          ['ping', {}, 'b'],
+        ]),
+      ]),
+      { ping },
+      { toolRunner: new BrokenRunner({ ping }), traceEmitter: (event) => void events.push(event) },
+    );
+    const error = await orchestrator.run([user]).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBe(thrown);
+    expectPairedToolEvents(events);
+    expect(events.filter((event) => event.type === 'tool_result').map((event) => event.data.error)).toEqual([
+      `The tool runner failed before answering this call: ${undescribable}`,
+      `The tool runner failed before answering this call: ${undescribable}`,
+    ]);
+    expect(events.slice(-2).map((event) => event.type)).toEqual(['error', 'run_end']);
   });
 
   it('rethrows a trapping Proxy from the adapter as it is', async () => {
