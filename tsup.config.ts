@@ -13,6 +13,14 @@ export default defineConfig({
   // The CLI is a bin, not an export subpath.
   entry: { ...entries, cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
+  esbuildOptions(options, { format }) {
+    // The bin runs as ESM (dist/cli.js): a CommonJS build of it and its command chunks would only
+    // add weight to the install (about 55 KB; issue #11 keeps it under 2 MB beside zod).
+    if (format === 'cjs' && options.entryPoints !== undefined && !Array.isArray(options.entryPoints)) {
+      const { cli: _bin, ...library } = options.entryPoints as Record<string, string>;
+      options.entryPoints = library;
+    }
+  },
   dts: true,
   // Not shipped: they tripled the package's size (issue #11, install weight).
   sourcemap: false,
