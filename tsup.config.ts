@@ -7,6 +7,7 @@ export const entries = {
   openai: 'src/adapters/openai/index.ts',
   deepseek: 'src/adapters/deepseek/index.ts',
   explore: 'src/explore/index.ts',
+  mcp: 'src/mcp.ts',
 } as const;
 
 export default defineConfig({

@@ -42,4 +42,10 @@ export const cliCommands: readonly CliCommand[] = [
     summary: 'run the explorer agent, print its JSON report',
     load: async () => (await import('./explore-command.js')).exploreCommand,
   },
+  {
+    name: 'mcp',
+    usage: 'mcp serve --repo DIR',
+    summary: 'serve the code tools to MCP hosts over stdio',
+    load: async () => (await import('./mcp-command.js')).mcpCommand,
+  },
 ];

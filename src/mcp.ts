@@ -1,0 +1,25 @@
+export { connectMcpServer } from './mcp/connect-mcp-server.js';
+export type {
+  ConnectMcpServerOptions,
+  McpConnection,
+  McpToolAnnotations,
+  McpToolListing,
+  McpWarning,
+  McpWarningCode,
+} from './mcp/connect-mcp-server-options.js';
+export type {
+  McpHttpServerSpec,
+  McpServerSpec,
+  McpStdioServerSpec,
+  McpTransportServerSpec,
+} from './mcp/mcp-server-spec.js';
+export { createMcpServer } from './mcp/create-mcp-server.js';
+export type { McpServeOptions, McpServedCall } from './mcp/create-mcp-server.js';
+export { serveMcp } from './mcp/serve-mcp.js';
+export type { McpStdioServer, ServeMcpOptions } from './mcp/serve-mcp.js';
+export { mcpResultText } from './mcp/mcp-result-text.js';
+export type { McpCallResult } from './mcp/mcp-result-text.js';
+export { McpConnectionError } from './mcp/errors/mcp-connection-error.js';
+export type { McpConnectionErrorOptions } from './mcp/errors/mcp-connection-error.js';
+export { McpSdkMissingError } from './mcp/errors/mcp-sdk-missing-error.js';
+export type { McpSdkMissingErrorOptions } from './mcp/errors/mcp-sdk-missing-error.js';

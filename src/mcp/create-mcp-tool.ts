@@ -1,0 +1,60 @@
+import { defineTool } from '../tools/define-tool.js';
+import type { Tool } from '../tools/define-tool.js';
+import { checkInputSchema } from './check-input-schema.js';
+import type { McpToolListing } from './connect-mcp-server-options.js';
+
+/** How a tool of a server is called. */
+export interface McpToolCaller {
+  readonly timeoutMs: number;
+  /** Calls the tool on the server; resolves to the text the model reads, rejects with a message for it. */
+  readonly call: (input: unknown, signal: AbortSignal) => Promise<string>;
+}
+
+/**
+ * A registry tool for one server tool: its `inputSchema` validates the arguments and is what the
+ * model sees. Returns why not, instead, when the schema is unusable.
+ */
+export function createMcpTool(
+  registryName: string,
+  listing: McpToolListing,
+  caller: McpToolCaller,
+): Tool | string {
+  const problem = checkInputSchema(listing.inputSchema);
+  if (problem !== undefined) return problem;
+  let tool: Tool;
+  try {
+    tool = defineTool({
+      name: registryName,
+      description: listing.description ?? listing.title ?? '',
+      parameters: listing.inputSchema as Record<string, unknown>,
+      timeoutMs: caller.timeoutMs,
+      execute: (input: unknown, context) => caller.call(input, context.signal),
+    });
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  const schema = tool.schema;
+  // The validator can still throw on input that reaches an odd corner of a schema; the runner
+  // does not expect that, so it becomes a validation issue the model can read.
+  return {
+    ...tool,
+    schema: {
+      ...schema,
+      validate(value) {
+        try {
+          return schema.validate(value);
+        } catch (error) {
+          return {
+            success: false,
+            issues: [
+              {
+                path: [],
+                message: `the tool's schema could not be applied: ${error instanceof Error ? error.message : String(error)}`,
+              },
+            ],
+          };
+        }
+      },
+    },
+  };
+}
