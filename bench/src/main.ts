@@ -1,16 +1,17 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,stream,code] [-- --rounds=N]` from the repository root.
+ * `npm run bench [-- --quick] [-- --only=loop,stream,code,mcp] [-- --rounds=N]` from the repository root.
  * Writes the report to stdout and to bench/results/.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
-import { buildChildren } from './run-child.js';
+import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
+import { runMcpSuite } from './mcp/mcp-suite.js';
 
-type Suite = 'loop' | 'stream' | 'code';
+type Suite = 'loop' | 'stream' | 'code' | 'mcp';
 
 interface CliOptions {
   readonly quick: boolean;
@@ -22,10 +23,10 @@ function parseArguments(argv: readonly string[]): CliOptions {
   const quick = argv.includes('--quick');
   const value = (name: string): string | undefined =>
     argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const suites = (value('only')?.split(',') ?? ['loop', 'stream', 'code']) as Suite[];
+  const suites = (value('only')?.split(',') ?? ['loop', 'stream', 'code', 'mcp']) as Suite[];
   for (const suite of suites) {
-    if (!['loop', 'stream', 'code'].includes(suite))
-      throw new Error(`--only takes loop, stream and code; got "${suite}".`);
+    if (!['loop', 'stream', 'code', 'mcp'].includes(suite))
+      throw new Error(`--only takes loop, stream, code and mcp; got "${suite}".`);
   }
   const rounds = Number(value('rounds') ?? (quick ? 1 : 5));
   if (!Number.isInteger(rounds) || rounds < 1)
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     throw new Error('tool-orchestrator is not built: run `npm run build` at the repository root first.');
   }
   const started = performance.now();
-  await buildChildren(['loop-child', 'stream-child', 'sse-server-worker', 'code-child']);
+  await buildChildren(childEntries);
   const sections: string[] = [
     `## Run of ${new Date().toISOString()}`,
     '',
@@ -91,6 +92,17 @@ async function main(): Promise<void> {
     const report = await runCodeSuite({
       rounds: options.quick ? 1 : Math.min(options.rounds, 3),
       repeats: options.quick ? 2 : 5,
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('mcp')) {
+    log('MCP (a fresh process per job and round):');
+    const report = await runMcpSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      batches: options.quick ? 3 : 15,
+      callsPerBatch: options.quick ? 50 : 300,
+      startups: options.quick ? 2 : 7,
       log,
     });
     sections.push(report.markdown, '');

@@ -3,7 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /** The child entry points, compiled once per benchmark run so children start without a TypeScript loader. */
-export const childEntries = ['loop-child', 'stream-child', 'sse-server-worker', 'code-child'] as const;
+export const childEntries = [
+  'loop-child',
+  'stream-child',
+  'sse-server-worker',
+  'code-child',
+  'mcp-child',
+  'mcp-echo-server',
+] as const;
 export type ChildEntry = (typeof childEntries)[number];
 
 const sources: Record<ChildEntry, string> = {
@@ -11,9 +18,16 @@ const sources: Record<ChildEntry, string> = {
   'stream-child': './stream/stream-child.ts',
   'sse-server-worker': './stream/sse-server-worker.ts',
   'code-child': './code/code-child.ts',
+  'mcp-child': './mcp/mcp-child.ts',
+  'mcp-echo-server': './mcp/echo-server.ts',
 };
 
 const buildDirectory = fileURLToPath(new URL('../results/.build/', import.meta.url));
+
+/** Where a compiled child entry is, e.g. to start it as a server. */
+export function compiledChildPath(entry: ChildEntry): string {
+  return `${buildDirectory}${entry}.mjs`;
+}
 
 /** Bundles the child entries (packages stay external) into bench/results/.build/. */
 export async function buildChildren(entries: readonly ChildEntry[]): Promise<void> {

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ToolOrchestratorError } from '../../src/index.js';
 import * as mcp from '../../src/mcp.js';
+import { runModuleScript } from '../support/run-module-script.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = join(root, 'dist');
@@ -84,15 +84,7 @@ describe('tool-orchestrator/mcp', () => {
           catch (error) { results.push({ name: error.name, code: error.code, packageName: error.packageName, message: error.message }); }
         }
         console.log(JSON.stringify(results));`;
-      const output = await new Promise<string>((resolve, reject) =>
-        execFile(
-          process.execPath,
-          ['--input-type=module', '-e', script],
-          { timeout: 20_000 },
-          (error, stdout, stderr) =>
-            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-        ),
-      );
+      const output = await runModuleScript(script);
       expect(JSON.parse(output)).toEqual([
         {
           name: 'McpSdkMissingError',

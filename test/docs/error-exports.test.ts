@@ -9,6 +9,7 @@ const entries = {
   'tool-orchestrator/openai': 'openai.js',
   'tool-orchestrator/deepseek': 'deepseek.js',
   'tool-orchestrator/explore': 'explore.js',
+  'tool-orchestrator/mcp': 'mcp.js',
 } as const;
 
 /** The error classes an entry of the built package exports. */
@@ -61,5 +62,7 @@ describe("the README's error-class statements are true (issue 17 item 14)", () =
     }
     const explore = await errorClasses(entries['tool-orchestrator/explore']);
     expect([...explore].sort()).toEqual([...errorsDocClasses('Code tools', 'Exploration flows')].sort());
+    const mcp = await errorClasses(entries['tool-orchestrator/mcp']);
+    expect([...mcp].sort()).toEqual([...errorsDocClasses('MCP')].sort());
   });
 });

@@ -4,6 +4,7 @@ import { callOnce } from './call-once.js';
 import { McpConnectionError, connectMcpServer } from '../../src/mcp.js';
 import type { McpConnection, McpWarning } from '../../src/mcp.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
+import { runModuleScript } from '../support/run-module-script.js';
 import { isAlive, rawServer, stderrCollector } from './process-support.js';
 
 const connections: McpConnection[] = [];
@@ -133,5 +134,24 @@ describe('servers that misbehave', () => {
     await expect.poll(() => isAlive(pid), { timeout: 6_000 }).toBe(false);
     // Closed connections answer calls with an error, never a hang.
     expect((await callOnce(connection.tools, 'echo', { text: 'x' })).error).toContain('was closed');
+  });
+
+  it('a process that exits without close() takes its stdio servers with it, even stubborn ones', async () => {
+    // A child process connects, then exits without closing; its server ignores stdin closing.
+    const script = `
+      import { connectMcpServer } from ${JSON.stringify(new URL('../../dist/mcp.js', import.meta.url).href)};
+      const server = ${JSON.stringify(rawServer('stubborn'))};
+      let stderr = '';
+      await connectMcpServer(server, { onStderr: (text) => (stderr += text) });
+      console.log(/pid=(\\d+)/.exec(stderr)[1]);
+      process.exit(0);`;
+    const output = await runModuleScript(script);
+    const pid = Number(output.trim());
+    expect(pid).toBeGreaterThan(0);
+    try {
+      await expect.poll(() => isAlive(pid), { timeout: 6_000 }).toBe(false);
+    } finally {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 });

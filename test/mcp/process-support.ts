@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
 /** The hand-written stdio server of `fixtures/raw-mcp-server.mjs`, in one of its modes. */
-export function rawServer(mode: 'well-behaved' | 'silent' | 'exit-early' | 'flood'): {
+export function rawServer(mode: 'well-behaved' | 'silent' | 'exit-early' | 'flood' | 'stubborn'): {
   command: string;
   args: string[];
 } {

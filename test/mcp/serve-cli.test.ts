@@ -97,6 +97,27 @@ describe('tool-orchestrator mcp serve (over stdio, with the official SDK client)
     }
   });
 
+  it('also serves clients of the 2026-07-28 protocol revision (server/discover, no initialize)', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', 'serve', '--repo', fixture.root, '--tools', 'get_definition'],
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'serve-cli-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(transport, { timeout: 15_000 });
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['get_definition']);
+      const definition = await client.callTool({ name: 'get_definition', arguments: { symbol: 'add' } });
+      expect(text(definition)).toContain('src/math.ts:1');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('serves only --tools, and hides --exclude globs from them', async () => {
     const { client } = await serve('--tools', 'list_files,read_file', '--exclude', 'generated/**');
     try {
