@@ -1,10 +1,11 @@
 /**
  * MCP benchmarks in a fresh process. `memory` and `stdio`: the cost of one tool call through
  * `connectMcpServer` (its tool's `execute`, and the whole `ToolRunner` path the loop takes) against
- * the SDK's `Client.callTool` called directly, on the same server, in interleaved batches.
+ * the SDK's `Client.callTool` called directly, each on its own server of the same kind, in batches.
  * `startup`: spawn to the first `tools/list` answer, `tool-orchestrator mcp serve` against the
  * smallest SDK server.
  */
+import { readFileSync } from 'node:fs';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolRunner, defineTool } from 'tool-orchestrator';
@@ -31,145 +32,206 @@ export interface McpChildResult {
   readonly mode: McpChildOptions['mode'];
   readonly ok: boolean;
   readonly failure?: string;
-  /** µs per call, medians over batches: the SDK's `callTool` alone. */
-  readonly directUs?: number;
-  /** Our tool's `execute` alone. */
-  readonly executeUs?: number;
-  /** Through `ToolRunner`: a hand-written tool calling the SDK client, and ours. */
-  readonly runnerDirectUs?: number;
-  readonly runnerUs?: number;
-  /** Medians of per-batch ratios: execute / direct, runner (ours) / runner (hand-written), runner (ours) / direct. */
-  readonly executeRatio?: number;
-  readonly runnerRatio?: number;
-  readonly runnerToDirectRatio?: number;
+  /** Wall time per call. */
+  readonly wall?: CallCosts;
+  /** This process's CPU time per call. */
+  readonly cpu?: CallCosts;
   /** ms from spawn to the first tools/list answer, medians. */
   readonly serveMs?: number;
   readonly baselineMs?: number;
   readonly startupRatio?: number;
+  /** CPU ms the server used until its first tools/list answer (Linux), medians. */
+  readonly serveCpuMs?: number;
+  readonly baselineCpuMs?: number;
+}
+
+/** µs per call, medians over batches, and medians of per-batch ratios. */
+export interface CallCosts {
+  /** The SDK's `callTool` alone. */
+  readonly direct: number;
+  /** Our tool's `execute` alone. */
+  readonly execute: number;
+  /** Through `ToolRunner`: a hand-written tool calling the SDK client, and ours. */
+  readonly runnerDirect: number;
+  readonly runner: number;
+  /** execute / direct, runner (ours) / runner (hand-written), runner (ours) / direct. */
+  readonly executeRatio: number;
+  readonly runnerRatio: number;
+  readonly runnerToDirectRatio: number;
 }
 
 const text = 'x'.repeat(100);
 const context = { requestId: 'bench', runId: 'bench', turnIndex: 0, toolCallId: 'bench' };
 
-async function perCallUs(calls: number, call: () => Promise<unknown>): Promise<number> {
+/**
+ * µs per call of `call` over `calls` sequential calls: wall time, and this process's CPU time (the
+ * client side, where our layer runs; the server's work is the same for every variant and the
+ * scheduling of the other process on a busy machine does not count).
+ */
+async function perCallUs(
+  calls: number,
+  call: () => Promise<unknown>,
+): Promise<{ wall: number; cpu: number }> {
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   for (let index = 0; index < calls; index++) await call();
-  return ((performance.now() - started) * 1000) / calls;
+  const wall = ((performance.now() - started) * 1000) / calls;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wall, cpu: (cpu.user + cpu.system) / calls };
+}
+
+type Variant = 'direct' | 'execute' | 'runnerDirect' | 'runner';
+const variantNames: readonly Variant[] = ['direct', 'execute', 'runnerDirect', 'runner'];
+
+/** The SDK client called directly and connectMcpServer, each on its own server of the same kind. */
+interface ClientPair {
+  readonly direct: Client;
+  readonly ours: McpConnection;
+  close(): Promise<void>;
+}
+
+async function openPair(mode: 'memory' | 'stdio', echoServer: string): Promise<ClientPair> {
+  const direct = new Client({ name: 'direct', version: '1.0.0' });
+  let ours: McpConnection;
+  if (mode === 'memory') {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createEchoServer().connect(serverSide);
+    await direct.connect(clientSide);
+    const [ourClientSide, ourServerSide] = InMemoryTransport.createLinkedPair();
+    await createEchoServer().connect(ourServerSide);
+    ours = await connectMcpServer({ transport: ourClientSide });
+  } else {
+    const spec = { command: process.execPath, args: [echoServer, 'serve'] };
+    await direct.connect(new StdioClientTransport(spec));
+    ours = await connectMcpServer(spec);
+  }
+  return {
+    direct,
+    ours,
+    close: async () => {
+      await direct.close();
+      await ours.close();
+    },
+  };
+}
+
+/** The four ways to make one call, on a pair of clients. */
+function variantsOf(pair: ClientPair): Record<Variant, () => Promise<unknown>> {
+  const tools: ToolRegistry = pair.ours.tools;
+  const echo = tools['echo']!;
+  const runner = new ToolRunner(tools);
+  // The SDK client called directly from a tool of our own: what connectMcpServer replaces.
+  const handWritten: ToolRegistry = {
+    echo: defineTool({
+      name: 'echo',
+      description: echoTool.description,
+      parameters: echoTool.inputSchema,
+      timeoutMs: 60_000,
+      execute: async (input: Record<string, unknown>, { signal }) => {
+        const result = await pair.direct.callTool({ name: 'echo', arguments: input }, { signal });
+        return (result.content as { text: string }[])[0]!.text;
+      },
+    }),
+  };
+  const handWrittenRunner = new ToolRunner(handWritten);
+  const toolCalls: ToolCall[] = [
+    { id: 'c', type: 'function', function: { name: 'echo', arguments: JSON.stringify({ text }) } },
+  ];
+  // The loop's run signal: one per run, shared by its calls.
+  const signal = new AbortController().signal;
+  return {
+    direct: async () => {
+      const result = await pair.direct.callTool({ name: 'echo', arguments: { text } });
+      // What a caller of the SDK does at least: read the text out.
+      return (result.content as { text: string }[])[0]!.text;
+    },
+    execute: () => Promise.resolve(echo.execute({ text }, { ...context, signal })),
+    runnerDirect: () => handWrittenRunner.executeToolCalls(handWritten, toolCalls, { ...context, signal }),
+    runner: () => runner.executeToolCalls(tools, toolCalls, { ...context, signal }),
+  };
 }
 
 async function callsBenchmark(options: McpChildOptions): Promise<McpChildResult> {
-  const closers: (() => Promise<void>)[] = [];
+  const mode = options.mode === 'memory' ? 'memory' : 'stdio';
+  const wall: Record<Variant, number[]> = { direct: [], execute: [], runnerDirect: [], runner: [] };
+  const cpu: Record<Variant, number[]> = { direct: [], execute: [], runnerDirect: [], runner: [] };
+  // In memory one pair serves every batch. Over stdio each batch gets fresh children, so no
+  // client keeps a child that the scheduler happens to treat better.
+  const shared = mode === 'memory' ? await openPair(mode, options.echoServer) : undefined;
   try {
-    // Two clients of the same kind of server: the SDK called directly, and connectMcpServer.
-    const direct = new Client({ name: 'direct', version: '1.0.0' });
-    let ours: McpConnection;
-    if (options.mode === 'memory') {
-      const server = createEchoServer();
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      await direct.connect(clientSide);
-      const ourServer = createEchoServer();
-      const [ourClientSide, ourServerSide] = InMemoryTransport.createLinkedPair();
-      await ourServer.connect(ourServerSide);
-      ours = await connectMcpServer({ transport: ourClientSide });
-    } else {
-      const spec = { command: process.execPath, args: [options.echoServer, 'serve'] };
-      await direct.connect(new StdioClientTransport(spec));
-      ours = await connectMcpServer(spec);
-    }
-    closers.push(
-      () => direct.close(),
-      () => ours.close(),
-    );
-    const tools: ToolRegistry = ours.tools;
-    const echo = tools['echo']!;
-    const runner = new ToolRunner(tools);
-    // The SDK client called directly from a tool of our own: what connectMcpServer replaces.
-    const handWritten: ToolRegistry = {
-      echo: defineTool({
-        name: 'echo',
-        description: echoTool.description,
-        parameters: echoTool.inputSchema,
-        timeoutMs: 60_000,
-        execute: async (input: Record<string, unknown>, { signal }) => {
-          const result = await direct.callTool({ name: 'echo', arguments: input }, { signal });
-          return (result.content as { text: string }[])[0]!.text;
-        },
-      }),
-    };
-    const handWrittenRunner = new ToolRunner(handWritten);
-    const toolCalls: ToolCall[] = [
-      { id: 'c', type: 'function', function: { name: 'echo', arguments: JSON.stringify({ text }) } },
-    ];
-    // The loop's run signal: one per run, shared by its calls.
-    const signal = new AbortController().signal;
-    const variants = {
-      direct: async () => {
-        const result = await direct.callTool({ name: 'echo', arguments: { text } });
-        // What a caller of the SDK does at least: read the text out.
-        return (result.content as { text: string }[])[0]!.text;
-      },
-      execute: () => Promise.resolve(echo.execute({ text }, { ...context, signal })),
-      runnerDirect: () => handWrittenRunner.executeToolCalls(handWritten, toolCalls, { ...context, signal }),
-      runner: () => runner.executeToolCalls(tools, toolCalls, { ...context, signal }),
-    };
-    for (const [name, registryRunner, registry] of [
-      ['ours', runner, tools],
-      ['hand-written', handWrittenRunner, handWritten],
-    ] as const) {
-      const check = await registryRunner.executeToolCalls(registry, toolCalls, { ...context, signal });
-      if (check[0]!.content !== text) throw new Error(`unexpected ${name} echo result: ${check[0]!.content}`);
-    }
-    const names = Object.keys(variants) as (keyof typeof variants)[];
-    for (const name of names) await perCallUs(options.callsPerBatch, variants[name]);
-    const samples: Record<keyof typeof variants, number[]> = {
-      direct: [],
-      execute: [],
-      runnerDirect: [],
-      runner: [],
-    };
-    for (let batch = 0; batch < options.batches; batch++) {
-      // Rotate the order so drift on a shared machine hits every variant alike.
-      for (let offset = 0; offset < names.length; offset++) {
-        const name = names[(batch + offset) % names.length]!;
-        samples[name].push(await perCallUs(options.callsPerBatch, variants[name]));
+    for (let batch = -1; batch < options.batches; batch++) {
+      const pair = shared ?? (await openPair(mode, options.echoServer));
+      try {
+        const variants = variantsOf(pair);
+        for (const name of variantNames) {
+          const value = await variants[name]();
+          const content = Array.isArray(value) ? (value[0] as { content: string }).content : value;
+          if (content !== text) throw new Error(`unexpected ${name} echo result: ${String(content)}`);
+        }
+        // Rotate the order so drift on a shared machine falls on every variant alike; batch -1 warms up.
+        for (let offset = 0; offset < variantNames.length; offset++) {
+          const name = variantNames[(Math.max(batch, 0) + offset) % variantNames.length]!;
+          const perCall = await perCallUs(options.callsPerBatch, variants[name]);
+          if (batch >= 0) {
+            wall[name].push(perCall.wall);
+            cpu[name].push(perCall.cpu);
+          }
+        }
+      } finally {
+        if (shared === undefined) await pair.close();
       }
     }
-    const ratio = (of: number[], to: number[]): number =>
-      median(of.map((value, batch) => value / to[batch]!));
-    return {
-      mode: options.mode,
-      ok: true,
-      directUs: median(samples.direct),
-      executeUs: median(samples.execute),
-      runnerDirectUs: median(samples.runnerDirect),
-      runnerUs: median(samples.runner),
-      executeRatio: ratio(samples.execute, samples.direct),
-      runnerRatio: ratio(samples.runner, samples.runnerDirect),
-      runnerToDirectRatio: ratio(samples.runner, samples.direct),
-    };
   } finally {
-    for (const close of closers) await close().catch(() => undefined);
+    await shared?.close();
+  }
+  return { mode: options.mode, ok: true, wall: costs(wall), cpu: costs(cpu) };
+}
+
+function costs(samples: Record<Variant, number[]>): CallCosts {
+  const ratio = (of: number[], to: number[]): number => median(of.map((value, batch) => value / to[batch]!));
+  return {
+    direct: median(samples.direct),
+    execute: median(samples.execute),
+    runnerDirect: median(samples.runnerDirect),
+    runner: median(samples.runner),
+    executeRatio: ratio(samples.execute, samples.direct),
+    runnerRatio: ratio(samples.runner, samples.runnerDirect),
+    runnerToDirectRatio: ratio(samples.runner, samples.direct),
+  };
+}
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux); `undefined` elsewhere. */
+function processCpuMs(pid: number | null): number | undefined {
+  if (pid === null) return undefined;
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name, in clock ticks (100 Hz).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
   }
 }
 
-async function startupMs(command: string, args: string[]): Promise<number> {
+/** Spawn to the first tools/list answer: wall time, and the CPU time the server used until then. */
+async function startup(command: string, args: string[]): Promise<{ wall: number; cpu: number | undefined }> {
   const started = performance.now();
   const client = new Client({ name: 'startup', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command, args, stderr: 'ignore' });
+  await client.connect(transport);
   const { tools } = await client.listTools();
-  const elapsed = performance.now() - started;
+  const wall = performance.now() - started;
+  const cpu = processCpuMs(transport.pid);
   await client.close();
   if (tools.length === 0) throw new Error(`${args.join(' ')} listed no tools`);
-  return elapsed;
+  return { wall, cpu };
 }
 
 async function startupBenchmark(options: McpChildOptions): Promise<McpChildResult> {
-  const serve: number[] = [];
-  const baseline: number[] = [];
+  const serve: { wall: number; cpu: number | undefined }[] = [];
+  const baseline: { wall: number; cpu: number | undefined }[] = [];
   for (let index = 0; index < options.startups; index++) {
-    const ours = () => startupMs(process.execPath, [options.cli, 'mcp', 'serve', '--repo', options.repo]);
-    const smallest = () => startupMs(process.execPath, [options.echoServer, 'serve']);
+    const ours = () => startup(process.execPath, [options.cli, 'mcp', 'serve', '--repo', options.repo]);
+    const smallest = () => startup(process.execPath, [options.echoServer, 'serve']);
     if (index % 2 === 0) {
       serve.push(await ours());
       baseline.push(await smallest());
@@ -178,12 +240,17 @@ async function startupBenchmark(options: McpChildOptions): Promise<McpChildResul
       serve.push(await ours());
     }
   }
+  const cpuOf = (runs: typeof serve): number[] =>
+    runs.flatMap((run) => (run.cpu === undefined ? [] : [run.cpu]));
   return {
     mode: 'startup',
     ok: true,
-    serveMs: median(serve),
-    baselineMs: median(baseline),
-    startupRatio: median(serve.map((value, index) => value / baseline[index]!)),
+    serveMs: median(serve.map((run) => run.wall)),
+    baselineMs: median(baseline.map((run) => run.wall)),
+    startupRatio: median(serve.map((run, index) => run.wall / baseline[index]!.wall)),
+    ...(cpuOf(serve).length === serve.length
+      ? { serveCpuMs: median(cpuOf(serve)), baselineCpuMs: median(cpuOf(baseline)) }
+      : {}),
   };
 }
 
