@@ -31,6 +31,19 @@ describe('servers that misbehave', () => {
     await expect.poll(() => isAlive(pid!), { timeout: 6_000 }).toBe(false);
   });
 
+  it('connecting stops when its signal aborts, and the child is ended', async () => {
+    const stderr = stderrCollector();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    await expect(
+      connectMcpServer(rawServer('silent'), { signal: controller.signal, onStderr: stderr.onStderr }),
+    ).rejects.toThrow(/^Connecting to MCP server ".*raw-mcp-server\.mjs silent" was aborted\.$/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const pid = stderr.pid();
+    if (pid !== undefined) await expect.poll(() => isAlive(pid), { timeout: 6_000 }).toBe(false);
+  });
+
   it('a command that cannot start, and a server that exits at once: errors that say so, with its stderr', async () => {
     await expect(
       connectMcpServer({ command: 'no-such-mcp-server-command-here' }, { connectTimeoutMs: 5_000 }),
