@@ -21,5 +21,3 @@ export { mcpResultText } from './mcp/mcp-result-text.js';
 export type { McpCallResult } from './mcp/mcp-result-text.js';
 export { McpConnectionError } from './mcp/errors/mcp-connection-error.js';
 export type { McpConnectionErrorOptions } from './mcp/errors/mcp-connection-error.js';
-export { McpSdkMissingError } from './mcp/errors/mcp-sdk-missing-error.js';
-export type { McpSdkMissingErrorOptions } from './mcp/errors/mcp-sdk-missing-error.js';

@@ -14,7 +14,8 @@ const mcpHelp = `Usage: tool-orchestrator mcp serve --repo DIR [--tools a,b] [--
 Serves the read-only code-exploration tools over MCP on stdio, for any MCP host (editors,
 desktop assistants, coding CLIs). Stdout carries the protocol; logs go to stderr. It stops when
 the host closes stdin (exit code 0) or on Ctrl-C (130).
-Needs the optional package @modelcontextprotocol/server next to tool-orchestrator.
+Needs the optional package @modelcontextprotocol/server next to tool-orchestrator, and typescript
+(5 or 6) for the code-intelligence tools.
 
 Flags:
   --repo DIR        the repository the tools may read (required: hosts start servers in any directory)
@@ -23,8 +24,9 @@ Flags:
   -h, --help        show this help
 
 Host configuration (e.g. claude_desktop_config.json or .cursor/mcp.json):
-  {"mcpServers": {"code": {"command": "npx", "args": ["-y", "-p", "tool-orchestrator",
-    "-p", "@modelcontextprotocol/server", "tool-orchestrator", "mcp", "serve", "--repo", "/path/to/repo"]}}}`;
+  {"mcpServers": {"code": {"command": "npx", "args": ["-y", "-p", "tool-orchestrator", "-p",
+    "@modelcontextprotocol/server", "-p", "typescript@5", "tool-orchestrator", "mcp", "serve",
+    "--repo", "/path/to/repo"]}}}`;
 
 /** Every code tool only reads, and only inside the repository. */
 const codeToolAnnotations: McpToolAnnotations = {

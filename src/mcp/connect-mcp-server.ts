@@ -25,7 +25,7 @@ import { StderrTail } from './stderr-tail.js';
  * @throws {McpConnectionError} when the server cannot be started or does not finish the handshake
  *   and the first tool listing within `connectTimeoutMs`; the child process is ended.
  * @throws {InvalidArgumentError} for a bad server spec or option, or a `toolFilter` name the server lacks.
- * @throws {McpSdkMissingError} when `@modelcontextprotocol/client` is not installed.
+ * @throws {MissingDependencyError} when `@modelcontextprotocol/client` is not installed.
  * @example
  * const github = await connectMcpServer(
  *   { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', repo] },
@@ -44,7 +44,7 @@ export async function connectMcpServer(
 ): Promise<McpConnection> {
   const checked = checkServerSpec(server);
   const resolved = resolveOptions(options);
-  const sdk = await loadMcpClient('connectMcpServer');
+  const sdk = await loadMcpClient();
   const stderr = checked.kind === 'stdio' ? new StderrTail(options.onStderr) : undefined;
   const transport = await createTransport(checked, sdk, stderr);
   const clientInfo = options.clientInfo ?? { name: 'tool-orchestrator', version: packageVersion };
@@ -68,7 +68,7 @@ async function createTransport(
 ): Promise<Transport> {
   switch (checked.kind) {
     case 'stdio': {
-      const { StdioClientTransport } = await loadMcpClientStdio('connectMcpServer');
+      const { StdioClientTransport } = await loadMcpClientStdio();
       const { command, args, env, cwd } = checked.spec;
       const transport = new StdioClientTransport({
         command,

@@ -47,7 +47,7 @@ export interface McpServeOptions<Context extends object = Record<string, unknown
  *
  * @throws {InvalidArgumentError} when `name` or `version` is missing or `tools` is not a registry.
  * @throws {ToolDefinitionError} when a tool's schema has no `"type": "object"` root (MCP requires it).
- * @throws {McpSdkMissingError} when `@modelcontextprotocol/server` is not installed.
+ * @throws {MissingDependencyError} when `@modelcontextprotocol/server` is not installed.
  * @example
  * const handler = createMcpHandler(() => createMcpServer({ add }, { name: 'calc', version: '1.0.0' }));
  */
@@ -56,7 +56,7 @@ export async function createMcpServer<Context extends object = Record<string, un
   options: McpServeOptions<Context>,
 ): Promise<Server> {
   checkServeInput(tools, options);
-  const sdk = await loadMcpServer('createMcpServer');
+  const sdk = await loadMcpServer();
   return buildMcpServer(sdk, tools, options);
 }
 

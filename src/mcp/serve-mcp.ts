@@ -40,8 +40,8 @@ export async function serveMcp<Context extends object = Record<string, unknown>>
   options: ServeMcpOptions<Context>,
 ): Promise<McpStdioServer> {
   checkServeInput(tools, options);
-  const sdk = await loadMcpServer('serveMcp');
-  const { serveStdio, StdioServerTransport } = await loadMcpServerStdio('serveMcp');
+  const sdk = await loadMcpServer();
+  const { serveStdio, StdioServerTransport } = await loadMcpServerStdio();
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WriteStream;
   const transport = new StdioServerTransport(stdin, stdout);

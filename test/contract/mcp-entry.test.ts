@@ -36,7 +36,7 @@ describe('tool-orchestrator/mcp', () => {
       ([, value]) =>
         typeof value === 'function' && (value as { prototype?: unknown }).prototype instanceof Error,
     );
-    expect(errors.map(([name]) => name).sort()).toEqual(['McpConnectionError', 'McpSdkMissingError']);
+    expect(errors.map(([name]) => name).sort()).toEqual(['McpConnectionError']);
     for (const [, ErrorClass] of errors) {
       expect((ErrorClass as { prototype: unknown }).prototype).toBeInstanceOf(ToolOrchestratorError);
     }
@@ -87,18 +87,18 @@ describe('tool-orchestrator/mcp', () => {
       const output = await runModuleScript(script);
       expect(JSON.parse(output)).toEqual([
         {
-          name: 'McpSdkMissingError',
-          code: 'mcp_sdk_missing',
+          name: 'MissingDependencyError',
+          code: 'missing_dependency',
           packageName: '@modelcontextprotocol/client',
           message:
-            'connectMcpServer needs the MCP SDK package @modelcontextprotocol/client, which is not installed. Install it next to tool-orchestrator: npm install @modelcontextprotocol/client',
+            'The MCP client functions (connectMcpServer) need the package "@modelcontextprotocol/client" (^2.4.0), which is not installed. Install it beside tool-orchestrator: npm install @modelcontextprotocol/client',
         },
         {
-          name: 'McpSdkMissingError',
-          code: 'mcp_sdk_missing',
+          name: 'MissingDependencyError',
+          code: 'missing_dependency',
           packageName: '@modelcontextprotocol/server',
           message:
-            'createMcpServer needs the MCP SDK package @modelcontextprotocol/server, which is not installed. Install it next to tool-orchestrator: npm install @modelcontextprotocol/server',
+            'The MCP server functions (createMcpServer, serveMcp, tool-orchestrator mcp serve) need the package "@modelcontextprotocol/server" (^2.4.0), which is not installed. Install it beside tool-orchestrator: npm install @modelcontextprotocol/server',
         },
       ]);
     } finally {
