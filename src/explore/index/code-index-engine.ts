@@ -8,7 +8,7 @@ export { IndexLanguageServiceHost } from './language-service-host.js';
 export { findDefinitions } from './definitions.js';
 export { findReferences } from './references.js';
 
-/** A long-lived language service over the host's files, with its own document registry. */
+/** A long-lived language service over the host's files, sharing the host's document registry. */
 export function createIndexLanguageService(host: IndexLanguageServiceHost): ts.LanguageService {
-  return ts.createLanguageService(host, ts.createDocumentRegistry());
+  return ts.createLanguageService(host, host.registry);
 }

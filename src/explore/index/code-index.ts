@@ -16,9 +16,15 @@ import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
 import { buildRepoMap } from './repo-map.js';
 import type { RepoMap, RepoMapOptions } from './repo-map.js';
 import { buildStructure } from './structure.js';
+import { languageOf } from './languages.js';
+import { createModuleResolver, isModuleConfigFile } from './modules/module-resolver.js';
+import type { ModuleResolver } from './modules/module-resolver.js';
 import type { FileStructure } from './structure.js';
 
 const maxCachedAnswers = 256;
+/** Configuration files (package.json, tsconfig, go.mod, Cargo.toml) read for module resolution, at most. */
+const maxConfigFiles = 2000;
+const maxConfigBytes = 512 * 1024;
 
 /** Options of {@link CodeIndex}. */
 export interface CodeIndexOptions {
@@ -65,6 +71,7 @@ export class CodeIndex {
   /** Reference answers of the current file generation: same file versions, same answer. */
   readonly #answers = new Map<string, ReferencesResult>();
   #answersGeneration = -1;
+  #modules: { readonly listing: readonly string[]; readonly resolver: Promise<ModuleResolver> } | undefined;
 
   constructor(options: CodeIndexOptions) {
     if (options.sandbox === undefined && (typeof options.root !== 'string' || options.root === '')) {
@@ -156,10 +163,10 @@ export class CodeIndex {
     options: QueryOptions & { readonly path?: string | undefined } = {},
   ): Promise<ImportGraphSummary | FileImportGraph> {
     const path = this.#repoPath(options.path);
-    const { files } = await this.#context(options.signal);
-    const edges = importEdges(files);
+    const { files, resolver } = await this.#context(options.signal);
+    const edges = importEdges(files, resolver);
     if (path === undefined) return summarizeImportGraph(files, edges);
-    const graph = fileImportGraph(files, path, edges);
+    const graph = fileImportGraph(files, path, edges, resolver);
     if (graph === undefined) await this.#parse(path); // throws the sandbox's or an unsupported-file error
     return graph ?? { path, imports: [], importedBy: [] };
   }
@@ -171,8 +178,8 @@ export class CodeIndex {
    */
   async repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
     const focusFiles = options.focusFiles?.map((file) => this.#repoPath(file) ?? '.');
-    const { files } = await this.#context(options.signal);
-    return buildRepoMap(files, { ...options, ...(focusFiles === undefined ? {} : { focusFiles }) });
+    const { files, resolver } = await this.#context(options.signal);
+    return buildRepoMap(files, resolver, { ...options, ...(focusFiles === undefined ? {} : { focusFiles }) });
   }
 
   async #parse(path: string): Promise<ParsedFile> {
@@ -200,13 +207,45 @@ export class CodeIndex {
   }
 
   async #resolvedImports(file: ParsedFile, signal: AbortSignal | undefined): Promise<ImportRecord[]> {
-    const known = new Set(await this.#files.list(signal));
-    return resolveImports(file, (path) => known.has(path));
+    return resolveImports(file, await this.#resolver(signal));
+  }
+
+  /** The module resolver of the current listing: built once per listing from its configuration files. */
+  async #resolver(signal: AbortSignal | undefined): Promise<ModuleResolver> {
+    const listing = await this.#files.list(signal);
+    if (this.#modules?.listing !== listing) {
+      const resolver = this.#buildResolver(listing);
+      resolver.catch(() => (this.#modules = undefined));
+      this.#modules = { listing, resolver };
+    }
+    return this.#modules.resolver;
+  }
+
+  async #buildResolver(listing: readonly string[]): Promise<ModuleResolver> {
+    const configs = new Map<string, string>();
+    const configPaths = listing.filter(isModuleConfigFile).slice(0, maxConfigFiles);
+    await Promise.all(
+      configPaths.map(async (path) => {
+        try {
+          configs.set(path, (await this.#sandbox.readText(path, { maxBytes: maxConfigBytes })).text);
+        } catch {
+          // An unreadable or oversized config resolves nothing; the rest still does.
+        }
+      }),
+    );
+    return createModuleResolver(
+      listing.filter((path) => languageOf(path) !== undefined),
+      configs,
+    );
   }
 
   async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
     // Start loading the compiler while the repo is listed and stat'ed.
-    const [engine, files] = await Promise.all([loadCodeIndexEngine(), this.#files.parseAll(signal)]);
+    const [engine, files, resolver] = await Promise.all([
+      loadCodeIndexEngine(),
+      this.#files.parseAll(signal),
+      this.#resolver(signal),
+    ]);
     if (this.#answersGeneration !== this.#files.generation) {
       this.#answers.clear();
       this.#answersGeneration = this.#files.generation;
@@ -216,10 +255,14 @@ export class CodeIndex {
       scriptFiles: () => this.#files.scriptFiles(),
       versionOf: (path) => this.#files.versionOf(path),
     }));
+    // New configuration (a tsconfig `paths`, a workspace package) changes module resolution:
+    // the service starts over on the new resolver, reusing parsed files from its registry.
+    if (host.setModuleResolver(resolver.scripts)) this.#service = undefined;
     return {
       files,
       byPath: new Map(files.map((file) => [file.path, file])),
       host,
+      resolver,
       service: () => (this.#service ??= engine.createIndexLanguageService(host)),
     };
   }

@@ -42,8 +42,13 @@ export interface ImportRecord {
   readonly line: number;
   /** True for `import type` / `export type`. */
   readonly typeOnly: boolean;
-  /** The repo-relative file a relative specifier resolves to, when it resolves. */
+  /**
+   * The repo file the specifier resolves to (relative paths, tsconfig `paths`, workspace
+   * packages, Python/Rust/Java modules, C includes) or, for a Go package, its folder.
+   */
   readonly resolved?: string;
+  /** Every repo file the import reaches, when that is more than `resolved` alone (a Go package's files, imported Python submodules). */
+  readonly resolvedFiles?: readonly string[];
 }
 
 /** What a module exports, by exported name. */
@@ -59,8 +64,10 @@ export interface ExportRecord {
 /** Everything the index keeps about one parsed file. */
 export interface ParsedFile {
   readonly path: string;
-  /** `typescript` for JS/TS parsed by the compiler, `regex` for the fallback languages. */
-  readonly engine: 'typescript' | 'regex';
+  /** `typescript` for JS/TS parsed by the compiler, `tree-sitter` for the grammars, `regex` for the pattern fallback. */
+  readonly engine: 'typescript' | 'tree-sitter' | 'regex';
+  /** Why the file got less than its engine's best (a grammar missing or failing, a query pattern dropped): say it to the reader. */
+  readonly notice?: string;
   readonly language: string;
   readonly lineCount: number;
   readonly symbols: readonly CodeSymbol[];

@@ -1,7 +1,8 @@
 import ts from 'typescript';
-import type { CodeSymbol, ParsedFile } from './code-symbol.js';
+import type { CodeSymbol, ParsedFile, SymbolKind } from './code-symbol.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
-import { kindOfElement, linesAt, positionOfName } from './index-context.js';
+import { linesAt, positionOfName } from './index-context.js';
+import { chainDeclarations, identifierAt, symbolChain } from './symbol-chain.js';
 
 /** How many files using a name are followed when the name is declared nowhere (an alias). */
 const maxAliasFiles = 8;
@@ -12,19 +13,76 @@ function inScope(file: ParsedFile, path: string | undefined): boolean {
   return file.path === prefix || file.path.startsWith(`${prefix}/`);
 }
 
-function matches(symbol: CodeSymbol, name: string): boolean {
-  const dot = name.lastIndexOf('.');
-  if (dot === -1) return symbol.name === name;
-  return symbol.name === name.slice(dot + 1) && symbol.container === name.slice(0, dot);
-}
-
 function sourceFileOf(context: IndexContext, path: string): ts.SourceFile | undefined {
   return context.service().getProgram()?.getSourceFile(context.host.absolute(path));
 }
 
+function checkerOf(context: IndexContext): ts.TypeChecker | undefined {
+  return context.service().getProgram()?.getTypeChecker();
+}
+
+function lineOf(sourceFile: ts.SourceFile, position: number): number {
+  return sourceFile.getLineAndCharacterOfPosition(position).line + 1;
+}
+
+/** Occurrence positions of `name` as a whole word in a source file. */
+export function wordPositions(text: string, name: string): number[] {
+  const positions: number[] = [];
+  const isWord = (character: string | undefined): boolean =>
+    character !== undefined && /[\w$#]/.test(character);
+  for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
+    if (!isWord(text[index - 1]) && !isWord(text[index + name.length])) positions.push(index);
+  }
+  return positions;
+}
+
+const declarationKinds = new Map<ts.SyntaxKind, SymbolKind>([
+  [ts.SyntaxKind.FunctionDeclaration, 'function'],
+  [ts.SyntaxKind.FunctionExpression, 'function'],
+  [ts.SyntaxKind.ArrowFunction, 'function'],
+  [ts.SyntaxKind.ClassDeclaration, 'class'],
+  [ts.SyntaxKind.ClassExpression, 'class'],
+  [ts.SyntaxKind.MethodDeclaration, 'method'],
+  [ts.SyntaxKind.MethodSignature, 'method'],
+  [ts.SyntaxKind.GetAccessor, 'method'],
+  [ts.SyntaxKind.SetAccessor, 'method'],
+  [ts.SyntaxKind.Constructor, 'constructor'],
+  [ts.SyntaxKind.PropertyDeclaration, 'property'],
+  [ts.SyntaxKind.PropertySignature, 'property'],
+  [ts.SyntaxKind.PropertyAssignment, 'property'],
+  [ts.SyntaxKind.ShorthandPropertyAssignment, 'property'],
+  [ts.SyntaxKind.InterfaceDeclaration, 'interface'],
+  [ts.SyntaxKind.TypeAliasDeclaration, 'type'],
+  [ts.SyntaxKind.EnumDeclaration, 'enum'],
+  [ts.SyntaxKind.ModuleDeclaration, 'namespace'],
+]);
+
+function kindOfDeclaration(declaration: ts.Declaration): SymbolKind {
+  if (ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined) {
+    const initializer = declaration.initializer;
+    if (ts.isArrowFunction(initializer) || ts.isFunctionExpression(initializer)) return 'function';
+    if (ts.isClassExpression(initializer)) return 'class';
+  }
+  if (ts.isBinaryExpression(declaration)) {
+    const right = declaration.right;
+    if (ts.isArrowFunction(right) || ts.isFunctionExpression(right)) return 'function';
+    if (ts.isClassExpression(right)) return 'class';
+  }
+  return declarationKinds.get(declaration.kind) ?? 'variable';
+}
+
 function fromSymbol(context: IndexContext, file: ParsedFile, symbol: CodeSymbol): DefinitionLocation {
   const sourceFile = file.engine === 'typescript' ? sourceFileOf(context, file.path) : undefined;
-  const line = symbol.startLine;
+  // The line of the name: a decorated class or method starts at its decorators.
+  let line = symbol.startLine;
+  if (sourceFile !== undefined) {
+    for (let candidate = symbol.startLine; candidate <= symbol.endLine; candidate += 1) {
+      if (positionOfName(sourceFile, candidate, symbol.name) !== -1) {
+        line = candidate;
+        break;
+      }
+    }
+  }
   return {
     path: file.path,
     line,
@@ -39,79 +97,185 @@ function fromSymbol(context: IndexContext, file: ParsedFile, symbol: CodeSymbol)
   };
 }
 
-function fromDefinitionInfo(context: IndexContext, info: ts.DefinitionInfo): DefinitionLocation | undefined {
-  const path = context.host.relative(info.fileName);
-  const sourceFile = sourceFileOf(context, path);
-  if (sourceFile === undefined || path.startsWith('..')) return undefined;
-  const line = sourceFile.getLineAndCharacterOfPosition(info.textSpan.start).line + 1;
-  const symbol = context.byPath
-    .get(path)
-    ?.symbols.find(
-      (candidate) => candidate.startLine <= line && line <= candidate.endLine && candidate.name === info.name,
-    );
-  const endLine = symbol?.endLine ?? line;
-  const isModule = info.kind === ts.ScriptElementKind.moduleElement && info.textSpan.start === 0;
+/** Where a declaration found by the checker is, as a definition of the index (its symbol's range and kind when known). */
+export function declarationLocation(
+  context: IndexContext,
+  declaration: ts.Declaration,
+): DefinitionLocation | undefined {
+  const sourceFile = declaration.getSourceFile();
+  const path = context.host.relative(sourceFile.fileName);
+  const file = context.byPath.get(path);
+  if (file === undefined) return undefined;
+  if (ts.isSourceFile(declaration)) {
+    // A namespace import resolves to the module itself.
+    return {
+      path,
+      line: 1,
+      endLine: file.lineCount,
+      name: path,
+      kind: 'module',
+      exported: false,
+      snippet: linesAt(sourceFile.text, 1, 3),
+    };
+  }
+  const nameNode = ts.getNameOfDeclaration(declaration as ts.Declaration) ?? declaration;
+  const line = lineOf(sourceFile, nameNode.getStart(sourceFile));
+  const name =
+    ts.isIdentifier(nameNode) || ts.isPrivateIdentifier(nameNode) || ts.isStringLiteral(nameNode)
+      ? nameNode.text
+      : nameNode.getText(sourceFile);
+  const symbol = file.symbols
+    .filter(
+      (candidate) => candidate.name === name && candidate.startLine <= line && line <= candidate.endLine,
+    )
+    .sort((left, right) => right.startLine - left.startLine)[0];
+  const endLine = symbol?.endLine ?? lineOf(sourceFile, declaration.getEnd());
   return {
     path,
     line,
     endLine,
-    // A namespace import resolves to the module itself, whose name is its absolute path.
-    name: isModule ? path : info.name,
-    kind: isModule ? 'module' : (symbol?.kind ?? kindOfElement(info.kind)),
+    name,
+    kind: symbol?.kind ?? kindOfDeclaration(declaration),
     exported: symbol?.exported ?? false,
     ...(symbol?.container === undefined ? {} : { container: symbol.container }),
     snippet: linesAt(sourceFile.text, line, Math.min(3, endLine - line + 1)),
   };
 }
 
-/** Follows the first use of `name` in a JS/TS file to its declaration with the language service. */
-function followUse(context: IndexContext, file: ParsedFile, name: string): DefinitionLocation[] {
-  const sourceFile = sourceFileOf(context, file.path);
-  if (sourceFile === undefined) return [];
-  const local = name.slice(name.lastIndexOf('.') + 1);
-  const text = sourceFile.text;
-  for (let line = 1; line <= file.lineCount; line += 1) {
-    const position = positionOfName(sourceFile, line, local);
-    if (position === -1) continue;
-    const infos = context.service().getDefinitionAtPosition(context.host.absolute(file.path), position) ?? [];
-    const locations = infos
-      .map((info) => fromDefinitionInfo(context, info))
-      .filter((location) => location !== undefined);
-    if (locations.length > 0 || text.length === 0) return locations;
+/** True when `node` names a declaration that stands for itself (not an import, `require` binding or shorthand property). */
+function namesOwnDeclaration(node: ts.Node, symbol: ts.Symbol): boolean {
+  const parent = node.parent;
+  if (parent === undefined || ts.isShorthandPropertyAssignment(parent)) return false;
+  // `{ Cache: require('./utils').Cache }` is an export object's entry: it stands for its value.
+  if (
+    ts.isPropertyAssignment(parent) &&
+    (ts.isIdentifier(parent.initializer) || ts.isPropertyAccessExpression(parent.initializer))
+  )
+    return false;
+  if ((symbol.flags & ts.SymbolFlags.Alias) !== 0) return false;
+  return ts.getNameOfDeclaration(parent as ts.Declaration) === node;
+}
+
+/** True when `node` is the name of a member: `x.name`, `{ name: ... }`, a class or interface member. */
+function isMemberName(node: ts.Node): boolean {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return true;
+  if (ts.isPropertyAssignment(parent) && parent.name === node) return true;
+  return (
+    (ts.isClassElement(parent) || ts.isTypeElement(parent)) && (parent as ts.NamedDeclaration).name === node
+  );
+}
+
+/**
+ * Where the uses of a bare `name` in one JS/TS file lead, as the compiler resolves them:
+ * through imports, `require` bindings, re-exports and export objects to the declarations.
+ * Bare identifiers are asked first, so a call of an imported function is not taken for a
+ * same-named method the file declares; member names (`utils.name`, `{ name: ... }`) only
+ * when no bare identifier resolves.
+ */
+function followUsesInFile(
+  context: IndexContext,
+  path: string,
+  name: string,
+  firstOnly: boolean,
+): DefinitionLocation[] {
+  const sourceFile = sourceFileOf(context, path);
+  const checker = checkerOf(context);
+  if (sourceFile === undefined || checker === undefined) return [];
+  const nodes = wordPositions(sourceFile.text, name)
+    .map((position) => identifierAt(sourceFile, position))
+    .filter((node) => node !== undefined && node.text === name);
+  for (const members of [false, true]) {
+    const locations: DefinitionLocation[] = [];
+    for (const node of nodes) {
+      if (node === undefined || isMemberName(node) !== members) continue;
+      const symbol = checker.getSymbolAtLocation(node);
+      if (symbol === undefined) continue;
+      const chain = namesOwnDeclaration(node, symbol) ? [symbol] : symbolChain(checker, symbol);
+      for (const declaration of chainDeclarations(chain)) {
+        const location = declarationLocation(context, declaration);
+        if (location !== undefined) locations.push(location);
+      }
+      if (firstOnly && locations.length > 0) break;
+    }
+    if (locations.length > 0) return locations;
   }
   return [];
 }
 
-function unique(locations: readonly DefinitionLocation[]): DefinitionLocation[] {
+/** A declared symbol that is an import in disguise (`const X = require('./x')`) resolved to what it imports. */
+function resolveDeclared(context: IndexContext, file: ParsedFile, symbol: CodeSymbol): DefinitionLocation[] {
+  const location = fromSymbol(context, file, symbol);
+  if (file.engine !== 'typescript' || symbol.container !== undefined || symbol.kind !== 'variable')
+    return [location];
+  const sourceFile = sourceFileOf(context, file.path);
+  const checker = checkerOf(context);
+  const position = sourceFile === undefined ? -1 : positionOfName(sourceFile, location.line, symbol.name);
+  const node = sourceFile === undefined || position === -1 ? undefined : identifierAt(sourceFile, position);
+  const alias = node === undefined ? undefined : checker?.getSymbolAtLocation(node);
+  if (checker === undefined || alias === undefined || (alias.flags & ts.SymbolFlags.Alias) === 0)
+    return [location];
+  const resolved = chainDeclarations(symbolChain(checker, alias))
+    .map((declaration) => declarationLocation(context, declaration))
+    .filter((found) => found !== undefined);
+  return resolved.length > 0 ? resolved : [location];
+}
+
+function matches(symbol: CodeSymbol, local: string, container: string | undefined): boolean {
+  if (symbol.name !== local) return false;
+  if (container === undefined) return true;
+  return symbol.container === container || symbol.container?.endsWith(`.${container}`) === true;
+}
+
+function sortUnique(locations: readonly DefinitionLocation[]): DefinitionLocation[] {
   const seen = new Set<string>();
-  return locations.filter((location) => {
-    const key = `${location.path}:${location.line}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return locations
+    .filter((location) => {
+      const key = `${location.path}:${location.line}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((left, right) => Number(right.exported) - Number(left.exported));
 }
 
 /**
- * Where `name` (or `Container.member`) is declared. Declarations in the indexed files come
- * first, exported ones before the rest. When `path` is a file that uses but does not declare
- * the name, or the name is declared nowhere (an import alias, a default export's local name),
- * the language service follows the use through re-exports and aliases to the real declaration.
+ * Where `name` (or `Container.member`) is declared.
+ *
+ * - `path` a JS/TS file that uses the bare name: where its uses lead, as the compiler resolves
+ *   them (imports, `require` bindings, re-exports, export objects), so a call of an imported
+ *   function is not taken for a same-named method of a class in that file.
+ * - Otherwise the declarations in the indexed files (under `path` when given): top-level ones
+ *   first, `const X = require(...)` followed to what it imports; members of that name only
+ *   when no top-level declaration has it. Exported declarations come first.
+ * - A name declared nowhere (an import alias, a default export's local name) is followed
+ *   from the files that use it.
  */
 export function findDefinitions(context: IndexContext, name: string, path?: string): DefinitionLocation[] {
-  const declared: DefinitionLocation[] = [];
+  const dot = name.lastIndexOf('.');
+  const local = name.slice(dot + 1);
+  const container = dot === -1 ? undefined : name.slice(0, dot);
+  if (container === undefined && path !== undefined && context.byPath.get(path)?.engine === 'typescript') {
+    const followed = followUsesInFile(context, path, local, false);
+    if (followed.length > 0) return sortUnique(followed);
+  }
+  const topLevel: DefinitionLocation[] = [];
+  const members: DefinitionLocation[] = [];
   for (const file of context.files) {
     if (!inScope(file, path)) continue;
-    for (const symbol of file.symbols)
-      if (matches(symbol, name)) declared.push(fromSymbol(context, file, symbol));
+    for (const symbol of file.symbols) {
+      if (!matches(symbol, local, container)) continue;
+      if (container === undefined && symbol.container !== undefined)
+        members.push(fromSymbol(context, file, symbol));
+      else topLevel.push(...resolveDeclared(context, file, symbol));
+    }
   }
-  if (declared.length > 0) {
-    return unique(declared).sort((left, right) => Number(right.exported) - Number(left.exported));
-  }
-  const local = name.slice(name.lastIndexOf('.') + 1);
+  if (topLevel.length > 0) return sortUnique(topLevel);
+  if (members.length > 0) return sortUnique(members);
   const users = context.files.filter(
     (file) => file.engine === 'typescript' && inScope(file, path) && file.references.has(local),
   );
-  const followed = users.slice(0, maxAliasFiles).flatMap((file) => followUse(context, file, name));
-  return unique(followed).sort((left, right) => Number(right.exported) - Number(left.exported));
+  return sortUnique(
+    users.slice(0, maxAliasFiles).flatMap((file) => followUsesInFile(context, file.path, local, true)),
+  );
 }

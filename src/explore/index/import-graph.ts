@@ -1,5 +1,5 @@
 import type { ImportRecord, ParsedFile } from './code-symbol.js';
-import { resolveImport } from './resolve-import.js';
+import type { ModuleResolver } from './modules/module-resolver.js';
 
 /** An edge of the import graph: `from` imports `to`. */
 export interface ImportEdge {
@@ -38,23 +38,26 @@ export interface ImportGraphSummary {
   }[];
 }
 
-/** Resolves each file's relative imports to repo files. */
-export function resolveImports(file: ParsedFile, exists: (path: string) => boolean): ImportRecord[] {
+/** Each of a file's imports with the repo file (or files) it resolves to. */
+export function resolveImports(file: ParsedFile, resolver: ModuleResolver): ImportRecord[] {
   return file.imports.map((record) => {
-    const resolved = resolveImport(file.path, record.specifier, exists);
-    return resolved === undefined ? record : { ...record, resolved };
+    const found = resolver.resolve(file.path, record);
+    if (found === undefined) return record;
+    const many = found.files.length > 1 || found.files[0] !== found.resolved;
+    return { ...record, resolved: found.resolved, ...(many ? { resolvedFiles: found.files } : {}) };
   });
 }
 
-/** Every resolved import edge of the repo, in file order. */
-export function importEdges(files: readonly ParsedFile[]): ImportEdge[] {
-  const known = new Set(files.map((file) => file.path));
-  const exists = (path: string): boolean => known.has(path);
+/** Every resolved import edge of the repo, in file order: one per file an import reaches. */
+export function importEdges(files: readonly ParsedFile[], resolver: ModuleResolver): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of files) {
-    for (const record of resolveImports(file, exists)) {
-      if (record.resolved !== undefined)
-        edges.push({ from: file.path, to: record.resolved, specifier: record.specifier, line: record.line });
+    for (const record of file.imports) {
+      const found = resolver.resolve(file.path, record);
+      for (const to of found?.files ?? []) {
+        if (to !== file.path)
+          edges.push({ from: file.path, to, specifier: record.specifier, line: record.line });
+      }
     }
   }
   return edges;
@@ -65,14 +68,14 @@ export function fileImportGraph(
   files: readonly ParsedFile[],
   path: string,
   edges: readonly ImportEdge[],
+  resolver: ModuleResolver,
 ): FileImportGraph | undefined {
   const file = files.find((candidate) => candidate.path === path);
   if (file === undefined) return undefined;
-  const known = new Set(files.map((candidate) => candidate.path));
   const importedBy = edges
     .filter((edge) => edge.to === path)
     .map((edge) => ({ path: edge.from, line: edge.line, specifier: edge.specifier }));
-  return { path, imports: resolveImports(file, (candidate) => known.has(candidate)), importedBy };
+  return { path, imports: resolveImports(file, resolver), importedBy };
 }
 
 /** The repo-wide summary: most-imported files, entry points, unresolved relative imports. */

@@ -1,12 +1,15 @@
 import ts from 'typescript';
 import type { ParsedFile, SymbolKind } from './code-symbol.js';
 import type { IndexLanguageServiceHost } from './language-service-host.js';
+import type { ModuleResolver } from './modules/module-resolver.js';
 
 /** What the query functions (definitions, references, graph, map) work on: one consistent snapshot. */
 export interface IndexContext {
   readonly files: readonly ParsedFile[];
   readonly byPath: ReadonlyMap<string, ParsedFile>;
   readonly host: IndexLanguageServiceHost;
+  /** Resolves imports of every language to repo files. */
+  readonly resolver: ModuleResolver;
   /** The long-lived language service, created on first use. */
   service(): ts.LanguageService;
 }

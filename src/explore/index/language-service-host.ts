@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import ts from 'typescript';
 import { readRegularFileSync } from '../sandbox/read-regular-file.js';
+import type { ScriptModules } from './modules/script-modules.js';
 
 /**
  * Compiler options of the index's language service: JS and TS side by side, no default
@@ -43,6 +44,9 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   #directoriesFor: readonly string[] | undefined;
   #fileNames: string[] = [];
   #fileNamesFor: readonly string[] | undefined;
+  #modules: ScriptModules | undefined;
+  /** Parsed files shared by every language service built over this host. */
+  readonly registry: ts.DocumentRegistry = ts.createDocumentRegistry();
 
   constructor(source: IndexHostSource) {
     this.#source = source;
@@ -56,6 +60,36 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   /** The repo-relative path of an absolute language-service path. */
   relative(fileName: string): string {
     return posix.relative(this.#source.root, fileName);
+  }
+
+  /** Sets the resolver imports go through; true when it differs from the last one (the service must start over). */
+  setModuleResolver(modules: ScriptModules): boolean {
+    const changed = this.#modules !== undefined && this.#modules !== modules;
+    this.#modules = modules;
+    return changed;
+  }
+
+  /**
+   * Module resolution through the index's resolver, so the language service sees exactly the
+   * edges `get_imports` shows: relative paths, tsconfig `paths` and `baseUrl`, workspace
+   * packages resolved to their source. Third-party packages stay unresolved (never read).
+   */
+  resolveModuleNameLiterals(
+    moduleLiterals: readonly ts.StringLiteralLike[],
+    containingFile: string,
+  ): readonly ts.ResolvedModuleWithFailedLookupLocations[] {
+    const importer = this.relative(containingFile);
+    return moduleLiterals.map((literal) => {
+      const resolved = this.#modules?.resolve(importer, literal.text);
+      if (resolved === undefined) return { resolvedModule: undefined };
+      return {
+        resolvedModule: {
+          resolvedFileName: this.absolute(resolved),
+          extension: extensionOf(resolved),
+          isExternalLibraryImport: false,
+        },
+      };
+    });
   }
 
   getScriptFileNames(): string[] {
@@ -122,4 +156,22 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
     const relative = this.relative(directoryName);
     return relative === '' || this.#directories.has(relative);
   }
+}
+
+const extensions: readonly ts.Extension[] = [
+  ts.Extension.Dts,
+  ts.Extension.Dmts,
+  ts.Extension.Dcts,
+  ts.Extension.Ts,
+  ts.Extension.Tsx,
+  ts.Extension.Mts,
+  ts.Extension.Cts,
+  ts.Extension.Js,
+  ts.Extension.Jsx,
+  ts.Extension.Mjs,
+  ts.Extension.Cjs,
+];
+
+function extensionOf(path: string): ts.Extension {
+  return extensions.find((extension) => path.endsWith(extension)) ?? ts.Extension.Ts;
 }

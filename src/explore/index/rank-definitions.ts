@@ -2,6 +2,7 @@ import type { ParsedFile } from './code-symbol.js';
 import { conventionalEntryPoints } from './entry-points.js';
 import { pageRank } from './page-rank.js';
 import { buildReferenceGraph } from './reference-graph.js';
+import type { ModuleResolver } from './modules/module-resolver.js';
 
 /** Options of {@link rankDefinitions}. */
 export interface RankDefinitionsOptions {
@@ -40,8 +41,9 @@ const backFlow = 0.3;
 export function rankDefinitions(
   allFiles: readonly ParsedFile[],
   options: RankDefinitionsOptions,
+  resolver: ModuleResolver,
 ): RankedDefinitions {
-  const { files, definers, edges } = buildReferenceGraph(allFiles, options);
+  const { files, definers, edges } = buildReferenceGraph(allFiles, options, resolver);
   const backward = edges.map((edge) => ({ from: edge.to, to: edge.from, weight: edge.weight * backFlow }));
   const fileRanks = pageRank(
     files.map((file) => file.path),

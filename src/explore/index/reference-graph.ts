@@ -1,6 +1,6 @@
 import type { CodeSymbol, ParsedFile, SymbolKind } from './code-symbol.js';
 import { isDeclarationFile } from './entry-points.js';
-import { resolveImport } from './resolve-import.js';
+import type { ModuleResolver } from './modules/module-resolver.js';
 
 /** An edge of the reference graph: `from` uses the declaration `name` of `to`. */
 export interface ReferenceEdge {
@@ -107,14 +107,13 @@ function visibleSymbols(file: ParsedFile): readonly CodeSymbol[] {
  */
 function importScopes(
   files: readonly ParsedFile[],
-  exists: (path: string) => boolean,
+  resolver: ModuleResolver,
 ): (file: ParsedFile) => ReadonlySet<string> {
   const byPath = new Map(files.map((file) => [file.path, file]));
   const resolved = (file: ParsedFile, reExportsOnly: boolean): string[] =>
     file.imports
       .filter((record) => !reExportsOnly || record.type === 'export-from')
-      .map((record) => resolveImport(file.path, record.specifier, exists))
-      .filter((path): path is string => path !== undefined);
+      .flatMap((record) => resolver.resolve(file.path, record)?.files ?? []);
   const reExported = new Map<string, ReadonlySet<string>>();
   const reExportClosure = (path: string): ReadonlySet<string> => {
     const cached = reExported.get(path);
@@ -131,15 +130,16 @@ function importScopes(
   return (file) => {
     const scope = new Set<string>();
     for (const record of file.imports) {
-      const target = resolveImport(file.path, record.specifier, exists);
-      if (target === undefined) continue;
-      scope.add(target);
-      for (const next of reExportClosure(target)) scope.add(next);
-      // A default or namespace import is an object that can carry what its module imports
-      // (`axios.Axios = Axios`, `export default { helper }`): one hop further.
-      const imported = record.local === undefined ? undefined : byPath.get(target);
-      for (const next of imported === undefined ? [] : resolved(imported, false)) scope.add(next);
+      for (const target of resolver.resolve(file.path, record)?.files ?? []) {
+        scope.add(target);
+        for (const next of reExportClosure(target)) scope.add(next);
+        // A default or namespace import is an object that can carry what its module imports
+        // (`axios.Axios = Axios`, `export default { helper }`): one hop further.
+        const imported = record.local === undefined ? undefined : byPath.get(target);
+        for (const next of imported === undefined ? [] : resolved(imported, false)) scope.add(next);
+      }
     }
+    for (const sibling of resolver.samePackage(file.path)) scope.add(sibling);
     return scope;
   };
 }
@@ -162,10 +162,9 @@ function importScopes(
 export function buildReferenceGraph(
   allFiles: readonly ParsedFile[],
   options: ReferenceGraphOptions,
+  resolver: ModuleResolver,
 ): ReferenceGraph {
   const files = withoutTypingTwins(allFiles);
-  const known = new Set(files.map((file) => file.path));
-  const exists = (path: string): boolean => known.has(path);
   const scoped = new Set(files.filter(isScopedModule).map((file) => file.path));
   const definers = new Map<string, Set<string>>();
   const typeNames = new Set<string>();
@@ -190,7 +189,7 @@ export function buildReferenceGraph(
   }
   const focusSymbols = new Set(options.focusSymbols ?? []);
   const focusFiles = new Set(options.focusFiles ?? []);
-  const scopeOf = importScopes(files, exists);
+  const scopeOf = importScopes(files, resolver);
   const edges: ReferenceEdge[] = [];
   for (const file of files) {
     const fromFocus = focusFiles.has(file.path) ? 50 : 1;
@@ -199,7 +198,7 @@ export function buildReferenceGraph(
       target !== file.path && (scope === undefined || !scoped.has(target) || scope.has(target));
     const importedFrom = new Map<string, string>();
     for (const record of file.imports) {
-      const target = resolveImport(file.path, record.specifier, exists);
+      const target = resolver.resolve(file.path, record)?.files[0];
       if (target === undefined) continue;
       for (const name of record.names) if (declared.get(target)?.has(name)) importedFrom.set(name, target);
       // `import utils from './utils.js'`: the local name is declared nowhere, yet names one file.

@@ -1,7 +1,8 @@
-import ts from 'typescript';
+import type ts from 'typescript';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { linesAt, positionOfName } from './index-context.js';
-import { findDefinitions } from './definitions.js';
+import { findDefinitions, wordPositions } from './definitions.js';
+import { identifierAt, symbolChain } from './symbol-chain.js';
 
 /** One use of a symbol. Lines and columns are 1-based. */
 export interface ReferenceLocation {
@@ -46,57 +47,83 @@ function clip(text: string): string {
 
 type Occurrence = ReferenceLocation & { readonly path: string };
 
-function innermostNode(node: ts.Node, position: number): ts.Node {
-  const child = node.forEachChild((candidate) =>
-    candidate.pos <= position && position < candidate.end ? candidate : undefined,
-  );
-  return child === undefined ? node : innermostNode(child, position);
+function occurrence(
+  context: IndexContext,
+  sourceFile: ts.SourceFile,
+  position: number,
+  isDefinition: boolean,
+): Occurrence {
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(position);
+  return {
+    path: context.host.relative(sourceFile.fileName),
+    line: line + 1,
+    column: character + 1,
+    text: clip(linesAt(sourceFile.text, line + 1, 1)),
+    isDefinition,
+  };
 }
 
-/** The position of the property name when `position` is a value placed in an object literal (`{ x }`, `{ y: x }`). */
-function objectPropertyNameAt(sourceFile: ts.SourceFile | undefined, position: number): number | undefined {
-  if (sourceFile === undefined) return undefined;
-  const node = innermostNode(sourceFile, position);
-  const parent = node.parent;
-  if (parent === undefined || !ts.isIdentifier(node)) return undefined;
-  if (ts.isShorthandPropertyAssignment(parent)) return position;
-  if (ts.isPropertyAssignment(parent) && parent.initializer === node) return parent.name.getStart(sourceFile);
-  return undefined;
-}
-
-function languageServiceReferences(context: IndexContext, definition: DefinitionLocation): Occurrence[] {
+/**
+ * The references of JS/TS declarations, as the compiler sees them: every identifier named
+ * `name` in the files that mention it whose symbol leads (through imports, `require`
+ * bindings, re-exports and export objects, see `symbolChain`) to one of the declarations,
+ * plus what the language service's `findReferences` finds from each declaration (overrides,
+ * renamed imports). Same-named locals and properties of other objects resolve elsewhere and
+ * are left out; nothing inside strings or comments is an identifier.
+ */
+function scriptReferences(
+  context: IndexContext,
+  names: ReadonlySet<string>,
+  definitions: readonly DefinitionLocation[],
+): Occurrence[] {
   const service = context.service();
   const program = service.getProgram();
-  const fileName = context.host.absolute(definition.path);
-  const sourceFile = program?.getSourceFile(fileName);
-  if (sourceFile === undefined) return [];
-  const position = positionOfName(sourceFile, definition.line, definition.name);
-  if (position === -1) return [];
+  const checker = program?.getTypeChecker();
+  if (program === undefined || checker === undefined) return [];
+  const targets = new Set<ts.Symbol>();
+  const declarationSites = new Set<string>();
   const occurrences: Occurrence[] = [];
-  const entries = (service.findReferences(fileName, position) ?? []).flatMap(
-    (referenced) => referenced.references,
-  );
-  // A value exported as an object property (`export default { isString }`) is used as
-  // `utils.isString` elsewhere: those are references of the property, found from the property.
-  for (const entry of [...entries]) {
-    const propertyName = objectPropertyNameAt(program?.getSourceFile(entry.fileName), entry.textSpan.start);
-    if (propertyName === undefined) continue;
-    for (const referenced of service.findReferences(entry.fileName, propertyName) ?? [])
-      entries.push(...referenced.references);
+  for (const definition of definitions) {
+    const sourceFile = program.getSourceFile(context.host.absolute(definition.path));
+    const position =
+      sourceFile === undefined ? -1 : positionOfName(sourceFile, definition.line, definition.name);
+    if (sourceFile === undefined || position === -1) continue;
+    declarationSites.add(`${definition.path}:${position}`);
+    const node = identifierAt(sourceFile, position);
+    const symbol = node === undefined ? undefined : checker.getSymbolAtLocation(node);
+    if (symbol !== undefined) targets.add(symbolChain(checker, symbol).at(-1) ?? symbol);
+    for (const referenced of service.findReferences(sourceFile.fileName, position) ?? []) {
+      for (const entry of referenced.references) {
+        const target = program.getSourceFile(entry.fileName);
+        if (target !== undefined)
+          occurrences.push(occurrence(context, target, entry.textSpan.start, entry.isDefinition === true));
+      }
+    }
   }
-  for (const entry of entries) {
-    const target = program?.getSourceFile(entry.fileName);
-    if (target === undefined) continue;
-    const { line, character } = target.getLineAndCharacterOfPosition(entry.textSpan.start);
-    occurrences.push({
-      path: context.host.relative(entry.fileName),
-      line: line + 1,
-      column: character + 1,
-      text: clip(linesAt(target.text, line + 1, 1)),
-      isDefinition: entry.isDefinition === true,
-    });
+  if (targets.size === 0) return occurrences;
+  for (const file of context.files) {
+    if (file.engine !== 'typescript') continue;
+    for (const name of names) {
+      if (!file.references.has(name) && !file.symbols.some((symbol) => symbol.name === name)) continue;
+      const sourceFile = program.getSourceFile(context.host.absolute(file.path));
+      if (sourceFile !== undefined) scanFile(sourceFile, name);
+    }
   }
   return occurrences;
+
+  function scanFile(sourceFile: ts.SourceFile, name: string): void {
+    if (checker === undefined) return;
+    const path = context.host.relative(sourceFile.fileName);
+    for (const position of wordPositions(sourceFile.text, name)) {
+      const node = identifierAt(sourceFile, position);
+      if (node === undefined || node.text !== name) continue;
+      const symbol = checker.getSymbolAtLocation(node);
+      if (symbol === undefined || !symbolChain(checker, symbol).some((hop) => targets.has(hop))) continue;
+      occurrences.push(
+        occurrence(context, sourceFile, position, declarationSites.has(`${path}:${position}`)),
+      );
+    }
+  }
 }
 
 /** Whole-word matches in files of the same fallback language (no compiler for those). */
@@ -141,17 +168,24 @@ export async function findReferences(
   const definitions = findDefinitions(context, name, options.path);
   const seen = new Set<string>();
   const occurrences: Occurrence[] = [];
+  const scripts = definitions.filter(
+    (definition) => context.byPath.get(definition.path)?.engine === 'typescript',
+  );
+  const local = name.slice(name.lastIndexOf('.') + 1);
+  const names = new Set([local, ...scripts.map((definition) => definition.name)]);
+  const found = scripts.length > 0 ? scriptReferences(context, names, scripts) : [];
   for (const definition of definitions) {
-    const found =
-      context.byPath.get(definition.path)?.engine === 'typescript'
-        ? languageServiceReferences(context, definition)
-        : await textReferences(context, definition, readText);
-    for (const occurrence of found) {
-      const key = `${occurrence.path}:${occurrence.line}:${occurrence.column}`;
-      if (seen.has(key) || (occurrence.isDefinition && options.includeDeclaration !== true)) continue;
-      seen.add(key);
-      occurrences.push(occurrence);
-    }
+    if (context.byPath.get(definition.path)?.engine !== 'typescript')
+      found.push(...(await textReferences(context, definition, readText)));
+  }
+  // One entry per line: a line that uses the name twice is one place to look.
+  found.sort((left, right) => Number(right.isDefinition) - Number(left.isDefinition));
+  for (const entry of found) {
+    const key = `${entry.path}:${entry.line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (entry.isDefinition && options.includeDeclaration !== true) continue;
+    occurrences.push(entry);
   }
   occurrences.sort((left, right) =>
     left.path === right.path

@@ -1,5 +1,6 @@
 import type { CodeSymbol, ParsedFile } from './code-symbol.js';
 import { rankDefinitions } from './rank-definitions.js';
+import type { ModuleResolver } from './modules/module-resolver.js';
 
 /** Options of {@link buildRepoMap}. */
 export interface RepoMapOptions {
@@ -67,9 +68,13 @@ function render(entries: readonly Entry[]): string {
  * (see `rankDefinitions`), each with the signatures of its highest-ranked definitions, as many
  * definitions as fit `maxTokens` (binary search over how many ranked definitions to show).
  */
-export function buildRepoMap(files: readonly ParsedFile[], options: RepoMapOptions = {}): RepoMap {
+export function buildRepoMap(
+  files: readonly ParsedFile[],
+  resolver: ModuleResolver,
+  options: RepoMapOptions = {},
+): RepoMap {
   const maxTokens = options.maxTokens ?? 1024;
-  const ranked = rankDefinitions(files, options);
+  const ranked = rankDefinitions(files, options, resolver);
   const byPath = new Map(files.map((file) => [file.path, file]));
   const tags: { path: string; symbol: CodeSymbol }[] = [];
   for (const definition of ranked.definitions) {

@@ -153,6 +153,11 @@ function visitCommonJsExport(collector: Collector, statement: ts.ExpressionState
   }
   const match = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(target);
   if (match?.[1] === undefined) return;
+  // `exports.helper = helper` exports the local declaration: it is the symbol, now exported.
+  if (ts.isIdentifier(expression.right) && expression.right.text === match[1]) {
+    collector.exportedNames.add(match[1]);
+    return;
+  }
   const before = collector.symbols.length;
   add(collector, statement, match[1], variableKind(expression.right));
   const added = collector.symbols[before];
