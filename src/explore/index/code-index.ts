@@ -43,6 +43,8 @@ export interface FileSymbols {
   readonly path: string;
   readonly language: string;
   readonly engine: ParsedFile['engine'];
+  /** Why the file was parsed with less than its engine's best (a grammar missing, a query pattern dropped). */
+  readonly notice?: string;
   readonly symbols: readonly CodeSymbol[];
 }
 
@@ -54,7 +56,9 @@ export interface QueryOptions {
 /**
  * A lazily built code index of a repository: per-file symbols, structure and imports
  * (cached by mtime and size), and a long-lived TypeScript language service over the
- * repo's JS/TS files for exact definitions and references. Other languages get regex symbols.
+ * repo's JS/TS files for exact definitions and references. Python, Go, Rust, Java, C and C++ are
+ * parsed by tree-sitter grammars (optional packages, loaded per language on first use); other
+ * languages get pattern-matched symbols.
  * The TypeScript compiler is loaded by the first query, not by constructing the index.
  *
  * @example
@@ -107,7 +111,13 @@ export class CodeIndex {
   /** Functions, classes, methods, variables and types declared in a file. @throws {CodeIndexError} for unsupported files */
   async symbols(path: string): Promise<FileSymbols> {
     const file = await this.#parse(path);
-    return { path: file.path, language: file.language, engine: file.engine, symbols: file.symbols };
+    return {
+      path: file.path,
+      language: file.language,
+      engine: file.engine,
+      ...(file.notice === undefined ? {} : { notice: file.notice }),
+      symbols: file.symbols,
+    };
   }
 
   /** A file's outline (class → members, with signatures and line ranges) plus its imports and exports. */
@@ -188,7 +198,7 @@ export class CodeIndex {
     if (file === undefined) {
       throw new CodeIndexError({
         subject: path,
-        message: `"${path}" is not a source file the code index understands (JS/TS, or Python, Go, Rust, Java, Kotlin, C#, Ruby, C/C++ by pattern). Use read_file to read it.`,
+        message: `"${path}" is not a source file the code index understands (JS/TS; Python, Go, Rust, Java, C, C++; Kotlin, C#, Ruby and others by pattern). Use read_file to read it.`,
       });
     }
     return file;
@@ -236,6 +246,7 @@ export class CodeIndex {
     return createModuleResolver(
       listing.filter((path) => languageOf(path) !== undefined),
       configs,
+      this.root.slice(this.root.lastIndexOf('/') + 1),
     );
   }
 

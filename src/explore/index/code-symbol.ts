@@ -75,4 +75,6 @@ export interface ParsedFile {
   readonly exports: readonly ExportRecord[];
   /** Identifier occurrences (not declarations) with counts, for the repo map's reference graph. */
   readonly references: ReadonlyMap<string, number>;
+  /** Where each identifier occurs, as flattened 1-based `line, column` pairs (tree-sitter files). */
+  readonly occurrences?: ReadonlyMap<string, readonly number[]>;
 }

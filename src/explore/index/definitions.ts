@@ -3,6 +3,7 @@ import type { CodeSymbol, ParsedFile, SymbolKind } from './code-symbol.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { linesAt, positionOfName } from './index-context.js';
 import { chainDeclarations, identifierAt, symbolChain } from './symbol-chain.js';
+import { definitionsFromImports } from './grammar-navigation.js';
 
 /** How many files using a name are followed when the name is declared nowhere (an alias). */
 const maxAliasFiles = 8;
@@ -271,6 +272,12 @@ export function findDefinitions(context: IndexContext, name: string, path?: stri
     }
   }
   if (topLevel.length > 0) return sortUnique(topLevel);
+  // A Python, Go, Rust, Java or C file that uses the name: what its imports bring in.
+  const asked = path === undefined ? undefined : context.byPath.get(path);
+  if (container === undefined && asked !== undefined && asked.engine === 'tree-sitter') {
+    const imported = definitionsFromImports(context, asked, local);
+    if (imported.length > 0) return sortUnique(imported);
+  }
   if (members.length > 0) return sortUnique(members);
   const users = context.files.filter(
     (file) => file.engine === 'typescript' && inScope(file, path) && file.references.has(local),

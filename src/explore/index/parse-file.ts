@@ -5,6 +5,7 @@ import { collectSymbols } from './symbols.js';
 import { collectIdentifierReferences } from './identifier-references.js';
 import { parseWithFallback } from './fallback-symbols.js';
 import { languageOf, scriptKindOf } from './languages.js';
+import { parseWithGrammar } from './tree-sitter/tree-sitter-languages.js';
 
 function countLines(text: string): number {
   let count = 1;
@@ -14,14 +15,25 @@ function countLines(text: string): number {
 
 /**
  * Parses one file: symbols, imports, exports and identifier references. JS/TS files go
- * through `ts.createSourceFile`; other known languages through the regex fallback.
- * Returns `undefined` for files in no supported language.
+ * through `ts.createSourceFile`; Python, Go, Rust, Java, C and C++ through their tree-sitter
+ * grammars (loaded on the first file of each); other known languages through the regex
+ * fallback. Returns `undefined` for files in no supported language.
  */
-export function parseFile(path: string, text: string): ParsedFile | undefined {
+export async function parseFile(path: string, text: string): Promise<ParsedFile | undefined> {
   const language = languageOf(path);
   if (language === undefined) return undefined;
   const scriptKind = scriptKindOf(path);
-  if (scriptKind === undefined) return parseWithFallback(path, text, language);
+  if (scriptKind === undefined)
+    return (await parseWithGrammar(language, path, text)) ?? parseWithFallback(path, text, language);
+  return parseScript(path, text, language, scriptKind);
+}
+
+function parseScript(
+  path: string,
+  text: string,
+  language: string,
+  scriptKind: NonNullable<ReturnType<typeof scriptKindOf>>,
+): ParsedFile {
   // JSDoc is not needed for symbols or imports, and skipping it makes parsing about 3x faster.
   const sourceFile = ts.createSourceFile(
     path,

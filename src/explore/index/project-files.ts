@@ -7,7 +7,7 @@ import { isScriptFile, languageOf } from './languages.js';
 const statConcurrency = 64;
 
 /** Parses one file's text (`parseFile`); `undefined` for files in no supported language. */
-export type FileParser = (path: string, text: string) => ParsedFile | undefined;
+export type FileParser = (path: string, text: string) => Promise<ParsedFile | undefined>;
 
 /** Options of {@link ProjectFiles}. */
 export interface ProjectFilesOptions {
@@ -108,7 +108,7 @@ export class ProjectFiles {
       this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes }),
       this.#loadParser(),
     ]);
-    const file = parseFile(path, text);
+    const file = await parseFile(path, text);
     this.#parses.set(path, { version, file });
     return file;
   }
@@ -134,7 +134,7 @@ export class ProjectFiles {
     const parseFile = await this.#loadParser();
     try {
       const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
-      const file = parseFile(path, text);
+      const file = await parseFile(path, text);
       if (version !== undefined) this.#parses.set(path, { version, file });
       return file;
     } catch {

@@ -76,28 +76,33 @@ function withoutTypingTwins(files: readonly ParsedFile[]): ParsedFile[] {
 }
 
 /**
- * A JS/TS module, typings included (`export` or `import` at the top level): its names are
- * reached through imports only. Global scripts and ambient typings are not.
+ * A module whose names other files reach through imports only: a JS/TS module (`export` or
+ * `import` at the top level, typings included) and every file parsed by a grammar (Python
+ * modules, Go and Java packages, Rust modules, C includes). Global scripts and ambient typings
+ * are not.
  */
 function isScopedModule(file: ParsedFile): boolean {
+  if (file.engine === 'tree-sitter') return true;
   return file.engine === 'typescript' && (file.imports.length > 0 || file.exports.length > 0);
 }
 
 /**
  * The symbols other files can name. A module's non-exported declarations are local to it;
- * members count when their container is exported. Typings and scripts declare globals, and
- * regex-parsed languages have no reliable export marker, so all their symbols count.
+ * members count when their container is exported (its top-level part, for nested members).
+ * Typings and scripts declare globals; Java's package-private classes are seen by their
+ * package (whose files are in each other's scope); pattern-parsed languages have no reliable
+ * export marker, so all their symbols count.
  */
 function visibleSymbols(file: ParsedFile): readonly CodeSymbol[] {
   // In a typings module every declaration is part of its surface.
-  if (!isScopedModule(file) || isDeclarationFile(file.path)) return file.symbols;
+  if (!isScopedModule(file) || isDeclarationFile(file.path) || file.language === 'java') return file.symbols;
   const exported = new Set(
     file.symbols
       .filter((symbol) => symbol.container === undefined && symbol.exported)
       .map((symbol) => symbol.name),
   );
   return file.symbols.filter((symbol) =>
-    symbol.container === undefined ? symbol.exported : exported.has(symbol.container),
+    symbol.container === undefined ? symbol.exported : exported.has(symbol.container.split('.')[0] ?? ''),
   );
 }
 

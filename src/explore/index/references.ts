@@ -3,6 +3,7 @@ import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { linesAt, positionOfName } from './index-context.js';
 import { findDefinitions, wordPositions } from './definitions.js';
 import { identifierAt, symbolChain } from './symbol-chain.js';
+import { grammarReferences } from './grammar-navigation.js';
 
 /** One use of a symbol. Lines and columns are 1-based. */
 export interface ReferenceLocation {
@@ -156,8 +157,10 @@ async function textReferences(
 
 /**
  * Finds the uses of `name`: its declarations first (see `findDefinitions`), then every
- * reference to them: the language service's `findReferences` for JS/TS, whole-word matches
- * for the regex-fallback languages. Grouped by file in path order and capped.
+ * reference to them: resolved through the type checker for JS/TS, identifier occurrences
+ * scoped by imports for the tree-sitter languages (see `grammarReferences`), whole-word
+ * matches for the pattern-fallback languages. One entry per line, grouped by file in path
+ * order, capped.
  */
 export async function findReferences(
   context: IndexContext,
@@ -174,8 +177,22 @@ export async function findReferences(
   const local = name.slice(name.lastIndexOf('.') + 1);
   const names = new Set([local, ...scripts.map((definition) => definition.name)]);
   const found = scripts.length > 0 ? scriptReferences(context, names, scripts) : [];
+  const grammarDefinitions = definitions.filter(
+    (definition) => context.byPath.get(definition.path)?.engine === 'tree-sitter',
+  );
+  const lines = new Map<string, Promise<string[]>>();
+  const lineText = async (path: string, line: number): Promise<string> => {
+    let text = lines.get(path);
+    if (text === undefined) {
+      text = readText(path).then((content) => content.split('\n'));
+      lines.set(path, text);
+    }
+    return clip((await text)[line - 1] ?? '');
+  };
+  for (const entry of grammarReferences(context, grammarDefinitions))
+    found.push({ ...entry, text: await lineText(entry.path, entry.line) });
   for (const definition of definitions) {
-    if (context.byPath.get(definition.path)?.engine !== 'typescript')
+    if (context.byPath.get(definition.path)?.engine === 'regex')
       found.push(...(await textReferences(context, definition, readText)));
   }
   // One entry per line: a line that uses the name twice is one place to look.

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
-import type { FileStructure } from '../index/structure.js';
+import type { FileStructure, OutlineMember } from '../index/structure.js';
+import { parserLabel } from './parser-label.js';
 import { truncateOutput } from './truncate-output.js';
 
 const parameters = z.object({
@@ -10,8 +11,10 @@ const parameters = z.object({
 });
 
 function formatStructure(structure: FileStructure): string {
-  const parser = structure.engine === 'typescript' ? 'TypeScript parser' : 'pattern fallback, approximate';
-  const lines = [`${structure.path}: ${structure.lineCount} lines (${structure.language}, ${parser})`];
+  const lines = [
+    `${structure.path}: ${structure.lineCount} lines (${structure.language}, ${parserLabel(structure.engine)})`,
+  ];
+  if (structure.notice !== undefined) lines.push(`Note: ${structure.notice}`);
   if (structure.imports.length > 0) {
     lines.push(`Imports (${structure.imports.length}):`);
     for (const record of structure.imports) {
@@ -34,13 +37,18 @@ function formatStructure(structure: FileStructure): string {
     lines.push(
       `  L${entry.startLine}-${entry.endLine} ${entry.kind} ${entry.name}${flag}: ${entry.signature}`,
     );
-    for (const member of entry.members ?? []) {
-      lines.push(
-        `    L${member.startLine}-${member.endLine} ${member.kind} ${member.name}: ${member.signature}`,
-      );
-    }
+    pushMembers(lines, entry.members ?? [], '    ');
   }
   return lines.join('\n');
+}
+
+function pushMembers(lines: string[], members: readonly OutlineMember[], indent: string): void {
+  for (const member of members) {
+    lines.push(
+      `${indent}L${member.startLine}-${member.endLine} ${member.kind} ${member.name}: ${member.signature}`,
+    );
+    pushMembers(lines, member.members ?? [], `${indent}  `);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-too
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import type { CodeSymbol } from '../index/code-symbol.js';
 import { truncateOutput } from './truncate-output.js';
+import { parserLabel } from './parser-label.js';
 
 const parameters = z.object({
   path: z.string().describe('Source file, relative to the repository root, e.g. "src/index.ts".'),
@@ -13,7 +14,8 @@ const parameters = z.object({
 export function formatSymbolLine(symbol: CodeSymbol): string {
   const name = symbol.container === undefined ? symbol.name : `${symbol.container}.${symbol.name}`;
   const flags = symbol.isDefault ? ' [exported default]' : symbol.exported ? ' [exported]' : '';
-  const indent = symbol.container === undefined ? '' : '  ';
+  const depth = symbol.container === undefined ? 0 : symbol.container.split('.').length;
+  const indent = '  '.repeat(depth);
   return `${indent}${symbol.kind} ${name}${flags} L${symbol.startLine}-${symbol.endLine}`;
 }
 
@@ -31,9 +33,10 @@ export function createGetSymbolsTool(options: CodeIntelligenceToolOptions) {
       'Java and others by patterns. Cheaper than reading the file to find where something is.',
     parameters,
     execute: async ({ path }) => {
-      const { symbols, language, engine, path: file } = await options.index.symbols(path);
-      const parser = engine === 'typescript' ? 'TypeScript parser' : 'pattern fallback, approximate';
-      const header = `${file}: ${symbols.length} symbols (${language}, ${parser})`;
+      const { symbols, language, engine, path: file, notice } = await options.index.symbols(path);
+      const header =
+        `${file}: ${symbols.length} symbols (${language}, ${parserLabel(engine)})` +
+        (notice === undefined ? '' : `\nNote: ${notice}`);
       if (symbols.length === 0)
         return `${header}. The file declares nothing at top level; read_file shows its code.`;
       const text = [header, ...symbols.map(formatSymbolLine)].join('\n');

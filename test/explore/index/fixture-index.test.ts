@@ -183,10 +183,10 @@ describe('CodeIndex on a TypeScript fixture', () => {
   });
 });
 
-describe('CodeIndex regex fallback on Python', () => {
+describe('CodeIndex on Python (tree-sitter grammar)', () => {
   it('finds classes, methods, functions and constants with line ranges', async () => {
     const { symbols, engine } = await index.symbols('greeter.py');
-    expect(engine).toBe('regex');
+    expect(engine).toBe('tree-sitter');
     expect(
       symbols.map((symbol) => [
         symbol.container ?? '',
@@ -200,7 +200,7 @@ describe('CodeIndex regex fallback on Python', () => {
       ['', 'MAX_SIZE', 'variable', true, 4, 4],
       ['', 'Greeter', 'class', true, 6, 11],
       ['Greeter', '__init__', 'method', false, 7, 8],
-      ['Greeter', 'greet', 'method', true, 10, 11],
+      ['Greeter', 'greet', 'method', false, 10, 11],
       ['', '_private', 'function', false, 13, 14],
       ['', 'fetch', 'function', true, 16, 17],
     ]);

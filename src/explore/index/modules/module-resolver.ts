@@ -35,10 +35,12 @@ export function isModuleConfigFile(path: string): boolean {
 /**
  * Builds the repo's module resolver from its source files and its configuration files' text
  * (`package.json`, `tsconfig*.json`, `jsconfig*.json`, `go.mod`, `Cargo.toml`, by repo path).
+ * `rootName` is the repository folder's own name, for a root that is itself a Python package.
  */
 export function createModuleResolver(
   files: readonly string[],
   configs: ReadonlyMap<string, string>,
+  rootName?: string,
 ): ModuleResolver {
   const known = new Set(files);
   const exists = (path: string): boolean => known.has(path);
@@ -60,7 +62,9 @@ export function createModuleResolver(
         case 'javascript':
           return single(scripts.resolve(importer, specifier));
         case 'python':
-          return many((python ??= new PythonModules(files, exists)).resolve(importer, specifier, names));
+          return many(
+            (python ??= new PythonModules(files, exists, rootName)).resolve(importer, specifier, names),
+          );
         case 'go': {
           const found = (go ??= new GoModules(files, configs)).resolve(specifier);
           return found === undefined ? undefined : { resolved: found.folder, files: found.files };

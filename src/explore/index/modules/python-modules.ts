@@ -22,8 +22,12 @@ export class PythonModules {
   /** Top-level package or module name → the import roots that hold it. */
   readonly #roots = new Map<string, string[]>();
 
-  constructor(files: readonly string[], exists: (path: string) => boolean) {
+  readonly #rootPackage: string | undefined;
+
+  /** @param rootPackage the repository folder's own name: when the root itself is a package (`__init__.py`), `name.x` is `x`. */
+  constructor(files: readonly string[], exists: (path: string) => boolean, rootPackage?: string) {
     this.#exists = exists;
+    this.#rootPackage = rootPackage !== undefined && exists('__init__.py') ? rootPackage : undefined;
     const packages = new Set(
       files.filter((file) => file.endsWith('/__init__.py') || file === '__init__.py').map(folderOf),
     );
@@ -62,6 +66,8 @@ export class PythonModules {
       }
       return [{ base, parts }];
     }
+    if (parts[0] !== undefined && parts[0] === this.#rootPackage && !this.#roots.has(parts[0]))
+      return [{ base: '', parts: parts.slice(1) }];
     const roots = [...(this.#roots.get(parts[0] ?? '') ?? [])];
     // The root sharing the longest prefix with the importer first (a vendored copy of a package wins for its own files).
     roots.sort((left, right) => sharedLength(importer, right) - sharedLength(importer, left));

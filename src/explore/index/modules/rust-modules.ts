@@ -68,7 +68,16 @@ export class RustModules {
         folder = folderOf(folder);
         rest = rest.slice(1);
       }
-    } else if (head !== undefined) folder = this.#crates.get(head);
+    } else if (head !== undefined) {
+      folder = this.#crates.get(head);
+      // Rust 2018 uniform paths: `use store::Store` names a child module when no crate has that name.
+      if (folder === undefined) {
+        const local = this.#module(inFolder(this.#moduleFolder(importer), head));
+        if (local === undefined) return [];
+        folder = this.#moduleFolder(importer);
+        rest = segments;
+      }
+    }
     if (folder === undefined) return [];
     const resolved: string[] = [];
     for (let length = rest.length; length > 0; length -= 1) {

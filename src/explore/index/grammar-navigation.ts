@@ -1,0 +1,111 @@
+import type { CodeSymbol, ParsedFile } from './code-symbol.js';
+import type { DefinitionLocation, IndexContext } from './index-context.js';
+
+/** One reference found in a file parsed by a grammar. Lines and columns are 1-based. */
+export interface GrammarOccurrence {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  readonly isDefinition: boolean;
+}
+
+/** C and C++ share headers: one family. */
+function familyOf(language: string): string {
+  return language === 'cpp' ? 'c' : language;
+}
+
+/**
+ * The files whose top-level declarations `file` can name: itself, the files its imports
+ * resolve to (a Go package's files, a Python package's `__init__.py` and submodules), one hop
+ * further (what an imported `__init__.py`, `mod.rs` or header itself imports), and its own
+ * Go or Java package.
+ */
+export function reachableFiles(context: IndexContext, file: ParsedFile): Set<string> {
+  const reached = new Set<string>([file.path, ...context.resolver.samePackage(file.path)]);
+  const direct: string[] = [];
+  for (const record of file.imports)
+    direct.push(...(context.resolver.resolve(file.path, record)?.files ?? []));
+  for (const target of direct) {
+    reached.add(target);
+    const imported = context.byPath.get(target);
+    for (const record of imported?.imports ?? [])
+      for (const next of context.resolver.resolve(target, record)?.files ?? []) reached.add(next);
+  }
+  return reached;
+}
+
+function toLocation(file: ParsedFile, symbol: CodeSymbol): DefinitionLocation {
+  return {
+    path: file.path,
+    line: symbol.startLine,
+    endLine: symbol.endLine,
+    name: symbol.name,
+    kind: symbol.kind,
+    exported: symbol.exported,
+    ...(symbol.container === undefined ? {} : { container: symbol.container }),
+    snippet: symbol.signature,
+  };
+}
+
+/**
+ * A definition asked from a file of a grammar language that uses `name` without declaring it:
+ * the top-level declarations of that name in the files it reaches through its imports.
+ */
+export function definitionsFromImports(
+  context: IndexContext,
+  file: ParsedFile,
+  name: string,
+): DefinitionLocation[] {
+  const locations: DefinitionLocation[] = [];
+  for (const path of reachableFiles(context, file)) {
+    if (path === file.path) continue;
+    const target = context.byPath.get(path);
+    for (const symbol of target?.symbols ?? [])
+      if (symbol.container === undefined && symbol.name === name)
+        locations.push(toLocation(target as ParsedFile, symbol));
+  }
+  return locations;
+}
+
+/**
+ * References of declarations in grammar-parsed files: identifier occurrences of the name (never
+ * inside strings or comments: they hold no identifiers) in files of the same language. A
+ * top-level declaration is referenced only from files that reach it through their imports (see
+ * {@link reachableFiles}); a member (`obj.method`) from any file of the language, as no types
+ * tell the receivers apart.
+ */
+export function grammarReferences(
+  context: IndexContext,
+  definitions: readonly DefinitionLocation[],
+): GrammarOccurrence[] {
+  const occurrences: GrammarOccurrence[] = [];
+  const reachCache = new Map<string, Set<string>>();
+  for (const definition of definitions) {
+    const declaring = context.byPath.get(definition.path);
+    if (declaring === undefined) continue;
+    occurrences.push({ path: definition.path, line: definition.line, column: 1, isDefinition: true });
+    const family = familyOf(declaring.language);
+    for (const file of context.files) {
+      if (familyOf(file.language) !== family) continue;
+      const positions = file.occurrences?.get(definition.name);
+      if (positions === undefined) continue;
+      if (definition.container === undefined && file.path !== definition.path) {
+        let reached = reachCache.get(file.path);
+        if (reached === undefined) {
+          reached = reachableFiles(context, file);
+          reachCache.set(file.path, reached);
+        }
+        if (!reached.has(definition.path)) continue;
+      }
+      for (let index = 0; index + 1 < positions.length; index += 2) {
+        occurrences.push({
+          path: file.path,
+          line: positions[index] ?? 0,
+          column: positions[index + 1] ?? 0,
+          isDefinition: false,
+        });
+      }
+    }
+  }
+  return occurrences;
+}

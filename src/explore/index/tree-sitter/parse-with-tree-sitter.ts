@@ -1,0 +1,251 @@
+import type { Node, Query } from 'web-tree-sitter';
+import type { CodeSymbol, ExportRecord, ParsedFile, SymbolKind } from '../code-symbol.js';
+import type { LanguageSpec } from './language-spec.js';
+import type { LoadedGrammar } from './tree-sitter-runtime.js';
+import { compileQuery } from './tree-sitter-runtime.js';
+
+/** A grammar with the two queries the index runs on every file of its language. */
+export interface PreparedLanguage {
+  readonly spec: LanguageSpec;
+  readonly grammar: LoadedGrammar;
+  readonly tags: Query | undefined;
+  readonly identifiers: Query | undefined;
+  /** Set when patterns were dropped or a query failed: shown with the file's symbols. */
+  readonly notice?: string;
+}
+
+/** Compiles a language's tags and identifier queries once, dropping (and reporting) patterns its grammar rejects. */
+export function prepareLanguage(spec: LanguageSpec, grammar: LoadedGrammar): PreparedLanguage {
+  const tags = compileQuery(grammar, spec.tagsQuery);
+  const identifiers = compileQuery(
+    grammar,
+    spec.identifierTypes.map((type) => `(${type}) @identifier`).join('\n'),
+  );
+  const dropped = [...tags.dropped, ...identifiers.dropped];
+  const notice =
+    tags.query === undefined
+      ? `the ${spec.language} tags query does not compile against the installed "${spec.grammarPackage}" (${dropped[0] ?? 'unknown error'}); no symbols from it`
+      : dropped.length > 0
+        ? `${dropped.length} ${spec.language} query pattern(s) do not fit the installed "${spec.grammarPackage}" and were skipped, so some declarations may be missing (${dropped[0] ?? ''})`
+        : undefined;
+  return {
+    spec,
+    grammar,
+    tags: tags.query,
+    identifiers: identifiers.query,
+    ...(notice === undefined ? {} : { notice }),
+  };
+}
+
+const kindsByCapture = new Map<string, SymbolKind>([
+  ['function', 'function'],
+  ['method', 'method'],
+  ['class', 'class'],
+  ['interface', 'interface'],
+  ['type', 'type'],
+  ['struct', 'struct'],
+  ['enum', 'enum'],
+  ['trait', 'trait'],
+  ['module', 'module'],
+  ['namespace', 'namespace'],
+  ['constant', 'variable'],
+  ['variable', 'variable'],
+  ['field', 'property'],
+  ['property', 'property'],
+  ['constructor', 'constructor'],
+  ['macro', 'function'],
+]);
+const memberHolders = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);
+const maxSignatureLength = 160;
+
+interface Definition {
+  readonly node: Node;
+  readonly name: string;
+  readonly nameStart: number;
+  readonly kind: SymbolKind;
+  /** A Rust `impl` block or similar: holds members, is no symbol. */
+  readonly scopeOnly: boolean;
+  readonly receiver?: string;
+}
+
+/** The end of a node's code: trailing comments inside it (a Python block's last lines) are not part of it. */
+function codeEnd(node: Node): Node['endPosition'] {
+  let current = node;
+  for (;;) {
+    let last: Node | null = null;
+    for (let index = current.childCount - 1; index >= 0; index -= 1) {
+      const child = current.child(index);
+      if (
+        child !== null &&
+        child.type !== 'comment' &&
+        child.type !== 'line_comment' &&
+        child.type !== 'block_comment'
+      ) {
+        last = child;
+        break;
+      }
+    }
+    if (last === null) return current.endPosition;
+    current = last;
+  }
+}
+
+function endLineOf(node: Node): number {
+  const end = codeEnd(node);
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}
+
+function signatureOf(node: Node, bodyField: string | undefined, text: string): string {
+  const body = node.childForFieldName(bodyField ?? 'body');
+  const end =
+    body !== null && body.startIndex > node.startIndex
+      ? body.startIndex
+      : text.indexOf('\n', node.startIndex);
+  const header = text.slice(node.startIndex, end === -1 ? node.endIndex : Math.min(end, node.endIndex));
+  const flat = header
+    .replace(/\s+/g, ' ')
+    .replace(/[\s{:]+$/, '')
+    .trim();
+  return flat.length > maxSignatureLength ? `${flat.slice(0, maxSignatureLength - 3)}...` : flat;
+}
+
+/** Strips generics and pointers from a receiver or impl type: `*Server[T]` → `Server`, `Vec<T>` → `Vec`. */
+function typeName(text: string): string {
+  const match = /[A-Za-z_][\w]*(?=\s*(?:<|\[|$))/.exec(
+    text.replace(/^[\s*&]+|\s+$/g, '').replace(/^(?:mut\s+|dyn\s+)/, ''),
+  );
+  return match?.[0] ?? text.trim();
+}
+
+function collectDefinitions(prepared: PreparedLanguage, root: Node): Definition[] {
+  // Keyed by node and name: one Go `const a, b = ...` spec declares two names. When two
+  // patterns match one declaration (a struct and any type), the earlier pattern wins.
+  const definitions = new Map<string, Definition & { readonly pattern: number }>();
+  for (const match of prepared.tags?.matches(root) ?? []) {
+    let node: Node | undefined;
+    let kind: SymbolKind | undefined;
+    let scopeOnly = false;
+    let receiver: string | undefined;
+    const names: Node[] = [];
+    for (const capture of match.captures) {
+      if (capture.name === 'name') names.push(capture.node);
+      else if (capture.name === 'receiver') receiver = typeName(capture.node.text);
+      else if (capture.name.startsWith('definition.')) {
+        node = capture.node;
+        kind = kindsByCapture.get(capture.name.slice('definition.'.length));
+      } else if (capture.name.startsWith('scope.')) {
+        node = capture.node;
+        kind = 'class';
+        scopeOnly = true;
+      }
+    }
+    if (node === undefined || kind === undefined) continue;
+    for (const nameNode of names) {
+      const key = `${node.id}:${nameNode.startIndex}`;
+      const existing = definitions.get(key);
+      if (existing !== undefined && existing.pattern <= match.patternIndex) continue;
+      definitions.set(key, {
+        node,
+        name: scopeOnly ? typeName(nameNode.text) : nameNode.text,
+        nameStart: nameNode.startIndex,
+        kind,
+        scopeOnly,
+        pattern: match.patternIndex,
+        ...(receiver === undefined ? {} : { receiver }),
+      });
+    }
+  }
+  return [...definitions.values()].sort(
+    (left, right) =>
+      left.node.startIndex - right.node.startIndex ||
+      right.node.endIndex - left.node.endIndex ||
+      left.nameStart - right.nameStart,
+  );
+}
+
+/**
+ * Parses one file with its language's grammar: symbols from the tags query with exact line
+ * ranges (trailing comments excluded) and nesting (a method's container is its class, a
+ * nested function's its enclosing function, joined with `.`), imports from the language
+ * spec, and every identifier outside declarations as a reference with its position. Strings
+ * and comments hold no identifiers, so nothing in them is found.
+ */
+export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, text: string): ParsedFile {
+  const { spec, grammar } = prepared;
+  const tree = grammar.parser.parse(text);
+  if (tree === null) throw new Error(`tree-sitter returned no tree for ${path}`);
+  try {
+    const root = tree.rootNode;
+    const publicNames = spec.publicNames?.(root);
+    const definitions = collectDefinitions(prepared, root);
+    const symbols: CodeSymbol[] = [];
+    const declarationNames = new Set<number>();
+    const stack: { readonly definition: Definition; readonly qualified: string }[] = [];
+    for (const definition of definitions) {
+      declarationNames.add(definition.nameStart);
+      // Pop what does not enclose this one; names declared by one node (`const a, b`) are siblings.
+      for (
+        let top = stack.at(-1)?.definition.node;
+        top !== undefined && (top.endIndex <= definition.node.startIndex || top.id === definition.node.id);
+        top = stack.at(-1)?.definition.node
+      )
+        stack.pop();
+      const parent = stack.at(-1);
+      // A method declared outside its type (`Type::name`, a Go receiver) belongs to that type, within any enclosing namespace.
+      const container =
+        definition.receiver === undefined
+          ? parent?.qualified
+          : parent === undefined
+            ? definition.receiver
+            : `${parent.qualified}.${definition.receiver}`;
+      stack.push({
+        definition,
+        qualified: container === undefined ? definition.name : `${container}.${definition.name}`,
+      });
+      if (definition.scopeOnly) continue;
+      const holder =
+        definition.receiver !== undefined ||
+        (parent !== undefined && memberHolders.has(parent.definition.kind));
+      const kind = definition.kind === 'function' && holder ? 'method' : definition.kind;
+      const topLevel = container === undefined;
+      symbols.push({
+        name: definition.name,
+        kind,
+        exported: topLevel && spec.isExported(definition.node, definition.name, publicNames),
+        startLine: definition.node.startPosition.row + 1,
+        endLine: endLineOf(definition.node),
+        signature: signatureOf(definition.node, spec.bodyField, text),
+        ...(container === undefined ? {} : { container }),
+      });
+    }
+    const references = new Map<string, number>();
+    const occurrences = new Map<string, number[]>();
+    for (const capture of prepared.identifiers?.captures(root) ?? []) {
+      const node = capture.node;
+      if (declarationNames.has(node.startIndex)) continue;
+      const name = node.text;
+      references.set(name, (references.get(name) ?? 0) + 1);
+      const positions = occurrences.get(name);
+      const position = [node.startPosition.row + 1, node.startPosition.column + 1];
+      if (positions === undefined) occurrences.set(name, position);
+      else positions.push(...position);
+    }
+    const exports: ExportRecord[] = symbols
+      .filter((symbol) => symbol.exported && symbol.container === undefined)
+      .map((symbol) => ({ name: symbol.name, line: symbol.startLine }));
+    return {
+      path,
+      engine: 'tree-sitter',
+      language: spec.language,
+      lineCount: root.endPosition.row + 1,
+      symbols,
+      imports: spec.collectImports(root),
+      exports,
+      references,
+      occurrences,
+      ...(prepared.notice === undefined ? {} : { notice: prepared.notice }),
+    };
+  } finally {
+    tree.delete();
+  }
+}
