@@ -154,7 +154,40 @@ function namesOwnDeclaration(node: ts.Node, symbol: ts.Symbol): boolean {
   )
     return false;
   if ((symbol.flags & ts.SymbolFlags.Alias) !== 0) return false;
+  // `utils.name` declares nothing, unless assigned (`exports.name = ...`).
+  if (ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) {
+    const assignment = parent.parent;
+    return (
+      ts.isPropertyAccessExpression(parent) &&
+      parent.name === node &&
+      ts.isBinaryExpression(assignment) &&
+      assignment.left === parent &&
+      assignment.operatorToken.kind === ts.SyntaxKind.EqualsToken
+    );
+  }
   return ts.getNameOfDeclaration(parent as ts.Declaration) === node;
+}
+
+/**
+ * The declaration a call or `new` through `node` runs (the callee's resolved signature), when
+ * `node` is a callee: `f` in `f()`, `fn` in `utils.fn()`. `undefined` elsewhere.
+ */
+export function calledDeclaration(checker: ts.TypeChecker, node: ts.Node): ts.Declaration | undefined {
+  let callee: ts.Node = node;
+  if (ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) callee = node.parent;
+  const call = callee.parent;
+  if (
+    call === undefined ||
+    !(ts.isCallExpression(call) || ts.isNewExpression(call)) ||
+    call.expression !== callee
+  )
+    return undefined;
+  try {
+    const declaration = checker.getResolvedSignature(call)?.declaration;
+    return declaration === undefined || ts.isJSDocSignature(declaration) ? undefined : declaration;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `node` is the name of a member: `x.name`, `{ name: ... }`, a class or interface member. */
@@ -193,7 +226,9 @@ function followUsesInFile(
       const symbol = checker.getSymbolAtLocation(node);
       if (symbol === undefined) continue;
       const chain = namesOwnDeclaration(node, symbol) ? [symbol] : symbolChain(checker, symbol);
-      for (const declaration of chainDeclarations(chain)) {
+      // A call also leads to the function it calls (`const f = utils.fn; f()`), as go to definition shows.
+      const called = calledDeclaration(checker, node);
+      for (const declaration of [...chainDeclarations(chain), ...(called === undefined ? [] : [called])]) {
         const location = declarationLocation(context, declaration);
         if (location !== undefined) locations.push(location);
       }
@@ -243,12 +278,14 @@ function sortUnique(locations: readonly DefinitionLocation[]): DefinitionLocatio
 /**
  * Where `name` (or `Container.member`) is declared.
  *
- * - `path` a JS/TS file that uses the bare name: where its uses lead, as the compiler resolves
- *   them (imports, `require` bindings, re-exports, export objects), so a call of an imported
- *   function is not taken for a same-named method of a class in that file.
- * - Otherwise the declarations in the indexed files (under `path` when given): top-level ones
- *   first, `const X = require(...)` followed to what it imports; members of that name only
- *   when no top-level declaration has it. Exported declarations come first.
+ * - The top-level declarations in the indexed files (under `path` when given), exported ones
+ *   first, `const X = require(...)` followed to what it imports.
+ * - `path` a JS/TS file that uses the bare name without declaring it: where its uses lead, as
+ *   the compiler resolves them (imports, `require` bindings, re-exports, export objects, JSDoc
+ *   types, the function a call runs), so a call of an imported function is not taken for a
+ *   same-named method of a class in that file. A file of a grammar language: the declarations
+ *   its imports reach.
+ * - Members of that name, when no top-level declaration has it.
  * - A name declared nowhere (an import alias, a default export's local name) is followed
  *   from the files that use it.
  */
@@ -256,10 +293,6 @@ export function findDefinitions(context: IndexContext, name: string, path?: stri
   const dot = name.lastIndexOf('.');
   const local = name.slice(dot + 1);
   const container = dot === -1 ? undefined : name.slice(0, dot);
-  if (container === undefined && path !== undefined && context.byPath.get(path)?.engine === 'typescript') {
-    const followed = followUsesInFile(context, path, local, false);
-    if (followed.length > 0) return sortUnique(followed);
-  }
   const topLevel: DefinitionLocation[] = [];
   const members: DefinitionLocation[] = [];
   for (const file of context.files) {
@@ -271,9 +304,14 @@ export function findDefinitions(context: IndexContext, name: string, path?: stri
       else topLevel.push(...resolveDeclared(context, file, symbol));
     }
   }
+  const asked = path === undefined ? undefined : context.byPath.get(path);
+  // A JS/TS file that uses the name without declaring it at top level: where its uses lead.
+  if (container === undefined && topLevel.length === 0 && asked?.engine === 'typescript') {
+    const followed = followUsesInFile(context, asked.path, local, false);
+    if (followed.length > 0) return sortUnique(followed);
+  }
   if (topLevel.length > 0) return sortUnique(topLevel);
   // A Python, Go, Rust, Java or C file that uses the name: what its imports bring in.
-  const asked = path === undefined ? undefined : context.byPath.get(path);
   if (container === undefined && asked !== undefined && asked.engine === 'tree-sitter') {
     const imported = definitionsFromImports(context, asked, local);
     if (imported.length > 0) return sortUnique(imported);

@@ -1,7 +1,7 @@
 import type ts from 'typescript';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { linesAt, positionOfName } from './index-context.js';
-import { findDefinitions, wordPositions } from './definitions.js';
+import { calledDeclaration, findDefinitions, wordPositions } from './definitions.js';
 import { identifierAt, symbolChain } from './symbol-chain.js';
 import { grammarReferences } from './grammar-navigation.js';
 
@@ -81,7 +81,12 @@ function scriptReferences(
   const program = service.getProgram();
   const checker = program?.getTypeChecker();
   if (program === undefined || checker === undefined) return [];
-  const targets = new Set<ts.Symbol>();
+  // Declarations, not symbols: a JS module's `module.exports = Class` reaches the class through a transient copy of its symbol.
+  const targets = new Set<ts.Declaration>();
+  const leadsToTarget = (symbol: ts.Symbol): boolean =>
+    symbolChain(checker, symbol).some((hop) =>
+      (hop.declarations ?? []).some((declaration) => targets.has(declaration)),
+    );
   const declarationSites = new Set<string>();
   const occurrences: Occurrence[] = [];
   for (const definition of definitions) {
@@ -92,7 +97,8 @@ function scriptReferences(
     declarationSites.add(`${definition.path}:${position}`);
     const node = identifierAt(sourceFile, position);
     const symbol = node === undefined ? undefined : checker.getSymbolAtLocation(node);
-    if (symbol !== undefined) targets.add(symbolChain(checker, symbol).at(-1) ?? symbol);
+    const target = symbol === undefined ? undefined : (symbolChain(checker, symbol).at(-1) ?? symbol);
+    for (const declaration of target?.declarations ?? []) targets.add(declaration);
     for (const referenced of service.findReferences(sourceFile.fileName, position) ?? []) {
       for (const entry of referenced.references) {
         const target = program.getSourceFile(entry.fileName);
@@ -104,11 +110,9 @@ function scriptReferences(
   if (targets.size === 0) return occurrences;
   for (const file of context.files) {
     if (file.engine !== 'typescript') continue;
-    for (const name of names) {
-      if (!file.references.has(name) && !file.symbols.some((symbol) => symbol.name === name)) continue;
-      const sourceFile = program.getSourceFile(context.host.absolute(file.path));
-      if (sourceFile !== undefined) scanFile(sourceFile, name);
-    }
+    const sourceFile = program.getSourceFile(context.host.absolute(file.path));
+    // The text, not the parsed identifiers: JSDoc types (`@param {Name}`) are references too.
+    for (const name of names) if (sourceFile?.text.includes(name) === true) scanFile(sourceFile, name);
   }
   return occurrences;
 
@@ -119,7 +123,9 @@ function scriptReferences(
       const node = identifierAt(sourceFile, position);
       if (node === undefined || node.text !== name) continue;
       const symbol = checker.getSymbolAtLocation(node);
-      if (symbol === undefined || !symbolChain(checker, symbol).some((hop) => targets.has(hop))) continue;
+      if (symbol === undefined) continue;
+      const called = calledDeclaration(checker, node);
+      if (!leadsToTarget(symbol) && (called === undefined || !targets.has(called))) continue;
       occurrences.push(
         occurrence(context, sourceFile, position, declarationSites.has(`${path}:${position}`)),
       );

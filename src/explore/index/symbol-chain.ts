@@ -4,9 +4,11 @@ import ts from 'typescript';
 const maxHops = 16;
 
 function innermostNode(node: ts.Node, position: number): ts.Node {
-  const child = node.forEachChild((candidate) =>
-    candidate.pos <= position && position < candidate.end ? candidate : undefined,
-  );
+  const contains = (candidate: ts.Node): ts.Node | undefined =>
+    candidate.pos <= position && position < candidate.end ? candidate : undefined;
+  // JSDoc (`@param {Type}`, `@import`) is no child of its node, yet the compiler resolves its names.
+  const child =
+    node.forEachChild(contains) ?? (node as { readonly jsDoc?: readonly ts.JSDoc[] }).jsDoc?.find(contains);
   return child === undefined ? node : innermostNode(child, position);
 }
 
@@ -88,6 +90,15 @@ export function symbolChain(checker: ts.TypeChecker, symbol: ts.Symbol): ts.Symb
   return chain;
 }
 
+function isExpandoAssignment(declaration: ts.Declaration): boolean {
+  return (
+    ts.isIdentifier(declaration) ||
+    ts.isPropertyAccessExpression(declaration) ||
+    ts.isElementAccessExpression(declaration) ||
+    ts.isBinaryExpression(declaration)
+  );
+}
+
 /** True for a declaration written in a JSDoc comment (`@typedef`, `@property`, `@callback`). */
 export function isJsDocDeclaration(declaration: ts.Declaration): boolean {
   for (let node: ts.Node | undefined = declaration; node !== undefined; node = node.parent)
@@ -103,6 +114,9 @@ export function chainDeclarations(chain: readonly ts.Symbol[]): ts.Declaration[]
   for (let index = chain.length - 1; index >= 0; index -= 1) {
     const declarations = chain[index]?.declarations ?? [];
     const code = declarations.filter((declaration) => !isJsDocDeclaration(declaration));
+    // `Fn.helper = ...` adds an expando declaration to Fn's symbol: Fn is declared by `function Fn`.
+    const primary = code.filter((declaration) => !isExpandoAssignment(declaration));
+    if (primary.length > 0) return primary;
     if (code.length > 0) return code;
   }
   return [];

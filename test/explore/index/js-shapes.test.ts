@@ -32,6 +32,7 @@ describe('CommonJS: destructured requires are references', () => {
       'lib/consumer.js:8',
       'lib/consumer.js:13', // utils.getFirstIndex(list)
       'lib/index.js:7', // getFirstIndex: utils.getFirstIndex
+      'lib/jsdoc-user.js:5', // const pick = utils.getFirstIndex
       'lib/renamed.js:3', // const { getFirstIndex: first } = require('./utils')
       'lib/utils.js:19', // module.exports = { getFirstIndex, Cache }
     ];
@@ -50,6 +51,26 @@ describe('CommonJS: destructured requires are references', () => {
     ]);
     expect(await referencesOf(index, 'double')).toEqual(['lib/consumer.js:13', 'lib/math.js:11']);
     expect(await referencesOf(index, 'Parser')).toEqual(['app.js:4', 'app.js:8', 'lib/parser.js:9']);
+  });
+});
+
+describe('CommonJS: JSDoc types and expando properties', () => {
+  const index = fixture('commonjs');
+
+  it('counts JSDoc type references, and an expando assignment declares nothing new', async () => {
+    expect(await referencesOf(index, 'Cache', 'lib/utils.js')).toEqual([
+      'lib/consumer.js:3',
+      'lib/consumer.js:12',
+      'lib/index.js:8',
+      'lib/jsdoc-user.js:3',
+      'lib/jsdoc-user.js:8', // @param {Cache} cache
+      'lib/utils.js:19',
+    ]);
+    // `readFirst.description = ...` (line 15) is a use of the function, not a second declaration.
+    expect(await definitionsOf(index, 'readFirst', 'lib/jsdoc-user.js')).toEqual([
+      'lib/jsdoc-user.js:11 function',
+    ]);
+    expect(await referencesOf(index, 'readFirst')).toEqual(['lib/jsdoc-user.js:15', 'lib/jsdoc-user.js:17']);
   });
 });
 
