@@ -32,7 +32,7 @@ const maxSymbols = 400;
 
 function walk(root: string, directory = root, files: string[] = []): string[] {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || excludedNames.has(entry.name)) continue;
+    if (excludedNames.has(entry.name)) continue;
     const path = join(directory, entry.name);
     if (entry.isDirectory()) walk(root, path, files);
     else if (entry.isFile() && scriptPattern.test(entry.name) && statSync(path).size < 2 * 1024 * 1024)
@@ -116,7 +116,7 @@ export class LanguageServiceOracle {
 
   #manifests(directory: string, found: string[] = []): string[] {
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      if (entry.name.startsWith('.') || excludedNames.has(entry.name)) continue;
+      if (excludedNames.has(entry.name)) continue;
       const path = join(directory, entry.name);
       if (entry.isDirectory()) this.#manifests(path, found);
       else if (entry.name === 'package.json') found.push(path);
@@ -239,7 +239,12 @@ export class LanguageServiceOracle {
     for (let hop = 0; hop < 12 && frontier.length > 0; hop += 1) {
       const next: { fileName: string; position: number }[] = [];
       for (const current of frontier) {
-        const infos = this.service.getDefinitionAtPosition(current.fileName, current.position) ?? [];
+        let infos: readonly ts.DefinitionInfo[];
+        try {
+          infos = this.service.getDefinitionAtPosition(current.fileName, current.position) ?? [];
+        } catch {
+          infos = []; // a definition in a file outside the program
+        }
         // An export object's entry (`{ key: utils.fn }`) stands for its value: go on from the value.
         const entry = this.#propertyValueAt(current.fileName, current.position);
         if (entry !== undefined && hop > 0) {
@@ -280,7 +285,13 @@ export class LanguageServiceOracle {
     for (const fileName of this.files) {
       const sourceFile = this.program.getSourceFile(fileName);
       if (sourceFile === undefined || sourceFile.isDeclarationFile) continue;
+      let previousFunction: string | undefined;
       for (const statement of sourceFile.statements) {
+        // Overloads and their implementation are one function: sample its first signature.
+        const functionName = ts.isFunctionDeclaration(statement) ? statement.name?.text : undefined;
+        const isOverloadContinuation = functionName !== undefined && functionName === previousFunction;
+        previousFunction = functionName;
+        if (isOverloadContinuation) continue;
         const exported =
           ts.canHaveModifiers(statement) &&
           (ts.getModifiers(statement) ?? []).some(
@@ -534,7 +545,10 @@ export async function measureAccuracy(
       ours = [];
     }
     for (const edge of oracle.importEdges(fileName)) {
-      const mine = ours.find((record) => record.specifier === edge.specifier && record.line === edge.line);
+      // Our records carry the statement's first line, the oracle the specifier's: the nearest at or above it.
+      const mine = ours
+        .filter((record) => record.specifier === edge.specifier && record.line <= edge.line)
+        .sort((left, right) => right.line - left.line)[0];
       if (edge.target === undefined) {
         if (mine?.resolved !== undefined) {
           importEdges.extra += 1;

@@ -89,21 +89,28 @@ function scriptReferences(
     );
   const declarationSites = new Set<string>();
   const occurrences: Occurrence[] = [];
+  const starts: { readonly fileName: string; readonly position: number }[] = [];
   for (const definition of definitions) {
     const sourceFile = program.getSourceFile(context.host.absolute(definition.path));
     const position =
       sourceFile === undefined ? -1 : positionOfName(sourceFile, definition.line, definition.name);
     if (sourceFile === undefined || position === -1) continue;
     declarationSites.add(`${definition.path}:${position}`);
+    starts.push({ fileName: sourceFile.fileName, position });
     const node = identifierAt(sourceFile, position);
     const symbol = node === undefined ? undefined : checker.getSymbolAtLocation(node);
     const target = symbol === undefined ? undefined : (symbolChain(checker, symbol).at(-1) ?? symbol);
     for (const declaration of target?.declarations ?? []) targets.add(declaration);
-    for (const referenced of service.findReferences(sourceFile.fileName, position) ?? []) {
+  }
+  for (const start of starts) {
+    for (const referenced of service.findReferences(start.fileName, start.position) ?? []) {
       for (const entry of referenced.references) {
         const target = program.getSourceFile(entry.fileName);
+        // Only the declarations asked about are definitions: an overload signature or a merged
+        // declaration elsewhere is a place that names the symbol, as go to definition sees it.
+        const site = `${context.host.relative(entry.fileName)}:${entry.textSpan.start}`;
         if (target !== undefined)
-          occurrences.push(occurrence(context, target, entry.textSpan.start, entry.isDefinition === true));
+          occurrences.push(occurrence(context, target, entry.textSpan.start, declarationSites.has(site)));
       }
     }
   }

@@ -164,11 +164,36 @@ function visitCommonJsExport(collector: Collector, statement: ts.ExpressionState
   if (added) collector.symbols[before] = { ...added, exported: true };
 }
 
+const overloadable = new Set<SymbolKind>(['function', 'method', 'constructor']);
+
+/**
+ * Overload signatures and their implementation are one function: one symbol from the first
+ * signature (its line and signature) to the implementation's end.
+ */
+function mergeOverloads(symbols: readonly CodeSymbol[]): CodeSymbol[] {
+  const merged: CodeSymbol[] = [];
+  for (const symbol of symbols) {
+    const previous = merged.at(-1);
+    if (
+      previous !== undefined &&
+      overloadable.has(symbol.kind) &&
+      previous.kind === symbol.kind &&
+      previous.name === symbol.name &&
+      previous.container === symbol.container
+    ) {
+      merged[merged.length - 1] = { ...previous, endLine: Math.max(previous.endLine, symbol.endLine) };
+      continue;
+    }
+    merged.push(symbol);
+  }
+  return merged;
+}
+
 /** The top-level declarations of a JS/TS file and the members of its classes and interfaces. */
 export function collectSymbols(sourceFile: ts.SourceFile): CodeSymbol[] {
   const collector: Collector = { sourceFile, symbols: [], exportedNames: new Set() };
   for (const statement of sourceFile.statements) visitStatement(collector, statement);
-  return collector.symbols.map((symbol) => {
+  return mergeOverloads(collector.symbols).map((symbol) => {
     const isDefault = collector.defaultName === symbol.name;
     if (symbol.container !== undefined || !collector.exportedNames.has(symbol.name)) return symbol;
     if (symbol.exported && !isDefault) return symbol;
