@@ -106,11 +106,11 @@ function scriptReferences(
     for (const referenced of service.findReferences(start.fileName, start.position) ?? []) {
       for (const entry of referenced.references) {
         const target = program.getSourceFile(entry.fileName);
-        // Only the declarations asked about are definitions: an overload signature or a merged
-        // declaration elsewhere is a place that names the symbol, as go to definition sees it.
+        // A declaration the service reports (an overload signature, a merged declaration) is one too.
         const site = `${context.host.relative(entry.fileName)}:${entry.textSpan.start}`;
+        const isDefinition = entry.isDefinition === true || declarationSites.has(site);
         if (target !== undefined)
-          occurrences.push(occurrence(context, target, entry.textSpan.start, declarationSites.has(site)));
+          occurrences.push(occurrence(context, target, entry.textSpan.start, isDefinition));
       }
     }
   }

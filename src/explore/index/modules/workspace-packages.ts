@@ -76,8 +76,8 @@ function exportTargets(exportsField: unknown, subpath: string): string[] {
 /**
  * The repo file an import of a workspace package resolves to, its source preferred: the
  * `exports` / `source` / `types` / `module` / `main` targets mapped from the output folder
- * (`dist/`, `lib/`, ...) back to `src/`, then those targets as they are, then `src/index.*`
- * and `index.*` (or `src/<subpath>` and `<subpath>`).
+ * (`dist/`, `lib/`, ...) back to `src/`, then `src/index.*` (or `src/<subpath>`), then those
+ * targets as they are, then `index.*`.
  */
 export function resolveWorkspaceImport(
   workspacePackage: WorkspacePackage,
@@ -96,8 +96,12 @@ export function resolveWorkspaceImport(
   const sources = targets
     .filter((target) => outputFolder.test(target))
     .map((target) => target.replace(outputFolder, 'src/').replace(outputExtension, ''));
-  const conventions = subpath === '' ? ['src/index', 'index'] : [`src/${subpath}`];
-  for (const candidate of [...sources, ...targets, ...conventions]) {
+  // The package's source first: a root `index.mjs` shim that loads `dist/` is not where the code is.
+  const order =
+    subpath === ''
+      ? [...sources, 'src/index', ...targets, 'index']
+      : [...sources, `src/${subpath}`, ...targets];
+  for (const candidate of order) {
     if (candidate.includes('*')) continue;
     const resolved = resolveModulePath(inPackage(candidate), exists);
     if (resolved !== undefined && !resolved.startsWith('../')) return resolved;
