@@ -429,7 +429,7 @@ function tokenAt(sourceFile: ts.SourceFile, position: number): ts.Node | undefin
   for (;;) {
     const contains = (candidate: ts.Node): ts.Node | undefined =>
       candidate.pos <= position && position < candidate.end ? candidate : undefined;
-    const child = node.forEachChild(contains) ?? (node as { jsDoc?: ts.JSDoc[] }).jsDoc?.find(contains);
+    const child = (node as { jsDoc?: ts.JSDoc[] }).jsDoc?.find(contains) ?? node.forEachChild(contains);
     if (child === undefined) return node.getStart(sourceFile) === position ? node : undefined;
     node = child;
   }

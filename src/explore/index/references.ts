@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import ts from 'typescript';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { linesAt, positionOfName } from './index-context.js';
 import { calledDeclaration, findDefinitions, wordPositions } from './definitions.js';
@@ -68,9 +68,10 @@ function occurrence(
  * The references of JS/TS declarations, as the compiler sees them: every identifier named
  * `name` in the files that mention it whose symbol leads (through imports, `require`
  * bindings, re-exports and export objects, see `symbolChain`) to one of the declarations,
- * plus what the language service's `findReferences` finds from each declaration (overrides,
- * renamed imports). Same-named locals and properties of other objects resolve elsewhere and
- * are left out; nothing inside strings or comments is an identifier.
+ * JSDoc type names included, plus, for members, what the language service's `findReferences`
+ * finds (overrides and implementations across a class hierarchy). Same-named locals and
+ * properties of other objects resolve elsewhere and are left out; nothing inside strings or
+ * comments is an identifier.
  */
 function scriptReferences(
   context: IndexContext,
@@ -89,20 +90,23 @@ function scriptReferences(
     );
   const declarationSites = new Set<string>();
   const occurrences: Occurrence[] = [];
-  const starts: { readonly fileName: string; readonly position: number }[] = [];
+  const starts: { readonly fileName: string; readonly position: number; readonly member: boolean }[] = [];
   for (const definition of definitions) {
     const sourceFile = program.getSourceFile(context.host.absolute(definition.path));
     const position =
       sourceFile === undefined ? -1 : positionOfName(sourceFile, definition.line, definition.name);
     if (sourceFile === undefined || position === -1) continue;
     declarationSites.add(`${definition.path}:${position}`);
-    starts.push({ fileName: sourceFile.fileName, position });
+    starts.push({ fileName: sourceFile.fileName, position, member: definition.container !== undefined });
     const node = identifierAt(sourceFile, position);
     const symbol = node === undefined ? undefined : checker.getSymbolAtLocation(node);
     const target = symbol === undefined ? undefined : (symbolChain(checker, symbol).at(-1) ?? symbol);
     for (const declaration of target?.declarations ?? []) targets.add(declaration);
   }
+  // The language service's own search costs as much again; it adds what names cannot find: a
+  // member's overrides and implementations across a class hierarchy.
   for (const start of starts) {
+    if (!start.member) continue;
     for (const referenced of service.findReferences(start.fileName, start.position) ?? []) {
       for (const entry of referenced.references) {
         const target = program.getSourceFile(entry.fileName);
@@ -133,8 +137,13 @@ function scriptReferences(
       if (symbol === undefined) continue;
       const called = calledDeclaration(checker, node);
       if (!leadsToTarget(symbol) && (called === undefined || !targets.has(called))) continue;
+      // The name of a declaration of the symbol itself (an overload signature, a merged
+      // interface) declares it: a definition, not a use.
+      const declares =
+        targets.has(node.parent as ts.Declaration) &&
+        ts.getNameOfDeclaration(node.parent as ts.Declaration) === node;
       occurrences.push(
-        occurrence(context, sourceFile, position, declarationSites.has(`${path}:${position}`)),
+        occurrence(context, sourceFile, position, declares || declarationSites.has(`${path}:${position}`)),
       );
     }
   }

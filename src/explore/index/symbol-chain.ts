@@ -6,9 +6,10 @@ const maxHops = 16;
 function innermostNode(node: ts.Node, position: number): ts.Node {
   const contains = (candidate: ts.Node): ts.Node | undefined =>
     candidate.pos <= position && position < candidate.end ? candidate : undefined;
-  // JSDoc (`@param {Type}`, `@import`) is no child of its node, yet the compiler resolves its names.
+  // JSDoc (`@param {Type}`, `@import`) is no child of its node, yet the compiler resolves its
+  // names. It is asked first: the node's first child (`async`, a name) spans the same leading trivia.
   const child =
-    node.forEachChild(contains) ?? (node as { readonly jsDoc?: readonly ts.JSDoc[] }).jsDoc?.find(contains);
+    (node as { readonly jsDoc?: readonly ts.JSDoc[] }).jsDoc?.find(contains) ?? node.forEachChild(contains);
   return child === undefined ? node : innermostNode(child, position);
 }
 
