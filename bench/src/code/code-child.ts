@@ -24,8 +24,12 @@ export interface CodeChildResult {
   readonly ok: boolean;
   readonly failure?: string;
   readonly files?: number;
-  /** First index in the process: loading the TypeScript compiler included. */
+  /** First index in the process: loading the TypeScript compiler (and any grammar) included. */
   readonly indexMs?: number;
+  /** Heap in use after the first index, garbage collected, minus before it (MB): the index's own memory. */
+  readonly indexHeapMb?: number;
+  /** Resident set size after the first index minus before it (MB): compiler, grammars and WebAssembly memory included. */
+  readonly indexRssMb?: number;
   /** A second fresh CodeIndex in the same process. */
   readonly reindexMs?: number;
   readonly repoMapColdMs?: number;
@@ -83,8 +87,14 @@ async function measure(options: CodeChildOptions): Promise<CodeChildResult> {
   const base = { mode: options.mode, root: options.root };
   try {
     if (options.mode === 'index') {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      const before = process.memoryUsage();
       const index = new CodeIndex({ root: options.root });
       const { value: graph, ms: indexMs } = await timed(() => index.importGraph());
+      gc?.();
+      const after = process.memoryUsage();
+      const megabytes = (bytes: number): number => Math.round(bytes / 1e5) / 10;
       // Again with the TypeScript compiler loaded and the files in the OS cache: the indexing itself.
       const again = await timed(() => new CodeIndex({ root: options.root }).importGraph());
       const registry = createCodeTools({ root: options.root, tools: ['repo_map'] });
@@ -99,6 +109,8 @@ async function measure(options: CodeChildOptions): Promise<CodeChildResult> {
         ok: true,
         files: graph.files,
         indexMs,
+        indexHeapMb: megabytes(after.heapUsed - before.heapUsed),
+        indexRssMb: megabytes(after.rss - before.rss),
         reindexMs: again.ms,
         repoMapColdMs: cold.ms,
         repoMapWarmMs: median(warm),

@@ -16,6 +16,8 @@ export interface CodeSuiteOptions {
 
 interface Corpus {
   readonly name: string;
+  /** What its files are written in, for the table. */
+  readonly language: 'JS/TS' | 'Python';
   /** Indexed and mapped. */
   readonly root: string;
   /** Searched: a directory the sandbox's default excludes leave whole, so ripgrep sees the same files. */
@@ -26,24 +28,37 @@ const require = createRequire(import.meta.url);
 const packageDirectory = (name: string, from: string): string =>
   dirname(createRequire(from).resolve(`${name}/package.json`));
 
+/**
+ * A real Python package for the index benchmark, offline: pip as the system Python ships it
+ * (about 490 files, its vendored packages included). `undefined` when python3 or pip is missing.
+ */
+function pythonCorpus(): Corpus | undefined {
+  const probe = spawnSync('python3', ['-c', 'import os, pip; print(os.path.dirname(pip.__file__))'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  const root = probe.status === 0 ? probe.stdout.trim() : '';
+  return root === '' ? undefined : { name: 'pip (Python)', language: 'Python', root, searchRoot: root };
+}
+
 function corpora(): Corpus[] {
   const rootPackage = fileURLToPath(new URL('../../../package.json', import.meta.url));
   const axios = packageDirectory('axios', rootPackage);
   const rxjs = packageDirectory('rxjs', require.resolve('rxjs'));
   const lodash = packageDirectory('lodash-es', fileURLToPath(import.meta.url));
   return [
-    { name: 'axios', root: axios, searchRoot: join(axios, 'lib') },
-    { name: 'rxjs/src', root: join(rxjs, 'src'), searchRoot: join(rxjs, 'src') },
-    { name: 'lodash-es', root: lodash, searchRoot: lodash },
+    { name: 'axios', language: 'JS/TS', root: axios, searchRoot: join(axios, 'lib') },
+    { name: 'rxjs/src', language: 'JS/TS', root: join(rxjs, 'src'), searchRoot: join(rxjs, 'src') },
+    { name: 'lodash-es', language: 'JS/TS', root: lodash, searchRoot: lodash },
   ];
 }
 
-function countSourceFiles(directory: string): number {
+function countSourceFiles(directory: string, pattern: RegExp): number {
   let count = 0;
   for (const entry of readdirSync(directory)) {
     const path = join(directory, entry);
-    if (statSync(path).isDirectory()) count += countSourceFiles(path);
-    else if (/\.(c|m)?(j|t)sx?$/.test(entry) && !entry.endsWith('.d.ts')) count++;
+    if (statSync(path).isDirectory()) count += entry === '__pycache__' ? 0 : countSourceFiles(path, pattern);
+    else if (pattern.test(entry) && !entry.endsWith('.d.ts')) count++;
   }
   return count;
 }
@@ -56,6 +71,10 @@ export async function runCodeSuite(
 ): Promise<{ results: CodeChildResult[]; markdown: string }> {
   const sources = corpora();
   const axios = sources[0]!;
+  const python = pythonCorpus();
+  if (python === undefined)
+    options.log('  python3 with pip is not available: the Python index benchmark is skipped.');
+  const indexed = python === undefined ? sources : [...sources, python];
   const ripgrep = spawnSync('rg', ['--version'], { encoding: 'utf8' });
   const ripgrepVersion = ripgrep.error === undefined ? ripgrep.stdout.split('\n')[0] : undefined;
   if (ripgrepVersion === undefined) {
@@ -64,7 +83,7 @@ export async function runCodeSuite(
     );
   }
   const jobs: CodeChildOptions[] = [
-    ...sources.map((corpus): CodeChildOptions => ({
+    ...indexed.map((corpus): CodeChildOptions => ({
       mode: 'index',
       root: corpus.root,
       repeats: options.repeats,
@@ -119,16 +138,25 @@ export async function runCodeSuite(
     if (matching.length === 0 || matching.some((result) => !result.ok)) return undefined;
     return median(matching.map(value).filter((entry): entry is number => entry !== undefined));
   };
-  const indexRows = sources.map((corpus) => {
+  const indexRows = indexed.map((corpus) => {
     const of = (result: CodeChildResult): boolean => result.mode === 'index' && result.root === corpus.root;
+    const pattern = corpus.language === 'Python' ? /\.pyi?$/ : /\.(c|m)?(j|t)sx?$/;
     return [
       corpus.name,
       `${formatNumber(
         pick(of, (result) => result.files),
         0,
-      )} indexed (${countSourceFiles(corpus.root)} JS/TS files on disk)`,
+      )} indexed (${countSourceFiles(corpus.root, pattern)} ${corpus.language} files on disk)`,
       ms(pick(of, (result) => result.indexMs)),
       ms(pick(of, (result) => result.reindexMs)),
+      formatNumber(
+        pick(of, (result) => result.indexHeapMb),
+        1,
+      ),
+      formatNumber(
+        pick(of, (result) => result.indexRssMb),
+        1,
+      ),
       ms(pick(of, (result) => result.repoMapColdMs)),
       ms(pick(of, (result) => result.repoMapWarmMs)),
     ];
@@ -185,6 +213,8 @@ export async function runCodeSuite(
         'files',
         'index, first in process',
         'index again (compiler loaded)',
+        'heap after index, MB',
+        'RSS after index, MB',
         'repo_map, fresh registry',
         'repo_map, warm',
       ],

@@ -119,11 +119,23 @@ function scriptReferences(
     }
   }
   if (targets.size === 0) return occurrences;
-  for (const file of context.files) {
-    if (file.engine !== 'typescript') continue;
-    const sourceFile = program.getSourceFile(context.host.absolute(file.path));
-    // The text, not the parsed identifiers: JSDoc types (`@param {Name}`) are references too.
-    for (const name of names) if (sourceFile?.text.includes(name) === true) scanFile(sourceFile, name);
+  const scanned = new Set<string>();
+  const allFiles = context.files.filter((file) => file.engine === 'typescript').map((file) => file.path);
+  // Names to look for and where: a renamed import (`import { x as y }`) is used under its new
+  // name in its file; a renamed re-export (`export { x as y }`) everywhere.
+  const queue: { readonly name: string; readonly paths: readonly string[] }[] = [...names].map((name) => ({
+    name,
+    paths: allFiles,
+  }));
+  for (let task = queue.shift(); task !== undefined; task = queue.shift()) {
+    for (const path of task.paths) {
+      const key = `${path}\n${task.name}`;
+      if (scanned.has(key)) continue;
+      scanned.add(key);
+      const sourceFile = program.getSourceFile(context.host.absolute(path));
+      // The text, not the parsed identifiers: JSDoc types (`@param {Name}`) are references too.
+      if (sourceFile?.text.includes(task.name) === true) scanFile(sourceFile, task.name);
+    }
   }
   return occurrences;
 
@@ -145,8 +157,22 @@ function scriptReferences(
       occurrences.push(
         occurrence(context, sourceFile, position, declares || declarationSites.has(`${path}:${position}`)),
       );
+      const renamed = renamedTo(node);
+      if (renamed !== undefined)
+        queue.push({ name: renamed.name, paths: renamed.fileOnly ? [path] : allFiles });
     }
   }
+}
+
+/** The new name when `node` is the old name of a renaming import or re-export. */
+function renamedTo(node: ts.Node): { readonly name: string; readonly fileOnly: boolean } | undefined {
+  const parent = node.parent;
+  if (parent === undefined) return undefined;
+  if (ts.isImportSpecifier(parent) && parent.propertyName === node)
+    return { name: parent.name.text, fileOnly: true };
+  if (ts.isExportSpecifier(parent) && parent.propertyName === node && ts.isIdentifier(parent.name))
+    return { name: parent.name.text, fileOnly: false };
+  return undefined;
 }
 
 /** Whole-word matches in files of the same fallback language (no compiler for those). */

@@ -217,6 +217,16 @@ describe('Import resolution gaps', () => {
 describe('ESM .mjs package', () => {
   const index = fixture('esm');
 
+  it('finds the uses of a renamed import under its new name', async () => {
+    expect(await referencesOf(index, 'createQueue', 'lib/queue.mjs')).toEqual([
+      'lib/alias-user.mjs:1',
+      'lib/alias-user.mjs:3', // makeQueue()
+      'lib/helpers.mjs:1',
+      'lib/helpers.mjs:3',
+      'lib/index.mjs:1',
+    ]);
+  });
+
   it('follows default-as-named re-exports and namespace re-exports', async () => {
     expect(await definitionsOf(index, 'Queue', 'main.mjs')).toEqual(['lib/queue.mjs:1 class']);
     expect(await definitionsOf(index, 'drain', 'main.mjs')).toEqual(['lib/helpers.mjs:3 function']);
