@@ -261,3 +261,21 @@ describe('One bad query or grammar never takes a tool down', () => {
     expect(fallback?.notice).toContain('could not be loaded by web-tree-sitter');
   });
 });
+
+describe('A parse that throws', () => {
+  it('falls back to patterns for that file, with a note', async () => {
+    const throwing = {
+      ...python,
+      language: 'python-throwing',
+      collectImports: () => {
+        throw new Error('simulated trap');
+      },
+    };
+    const parsed = await parseWithGrammar('python', 'greeter.py', 'def greet():\n    return 1\n', {
+      python: throwing,
+    });
+    expect(parsed?.engine).toBe('regex');
+    expect(parsed?.symbols.map((symbol) => symbol.name)).toEqual(['greet']);
+    expect(parsed?.notice).toContain('simulated trap');
+  });
+});

@@ -68,7 +68,8 @@ export async function parseWithGrammar(
     if (ready.tags !== undefined) return parseWithTreeSitter(ready, path, text);
     reason = ready.notice ?? `the ${spec.language} tags query did not compile`;
   } catch (error) {
-    reason = (error as Error).message;
+    // A grammar that is missing or does not load, or a parse that throws (a WebAssembly trap).
+    reason = `${spec.grammarPackage}: ${(error as Error).message}`;
   }
   return {
     ...parseWithFallback(path, text, language),
