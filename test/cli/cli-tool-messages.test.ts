@@ -71,6 +71,6 @@ describe('import_graph on a folder with no source', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('No source files in the repository, so there is no import graph.\n');
     const one = await runBuiltCli(['tool', 'import_graph', '--repo', join(repo, 'fresh')]);
-    expect(one.stdout).toBe('1 source file, 0 resolved relative imports.\n');
+    expect(one.stdout).toBe('1 source file, 0 resolved imports.\n');
   });
 });

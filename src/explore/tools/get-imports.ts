@@ -19,7 +19,8 @@ export function createGetImportsTool(options: CodeIntelligenceToolOptions) {
     name: 'get_imports',
     description:
       'List what a file imports: every import, export-from, dynamic import() and require(), with the imported names ' +
-      'and, for relative paths, the repo file it resolves to. Bare specifiers are packages.',
+      'and the repo file it resolves to (relative paths, tsconfig paths, workspace packages, Python/Go/Rust/Java ' +
+      'modules, C includes). Unresolved bare specifiers are packages.',
     parameters,
     execute: async ({ path }, context) => {
       const result = await options.index.imports(path, { signal: context?.signal });
@@ -27,9 +28,10 @@ export function createGetImportsTool(options: CodeIntelligenceToolOptions) {
       const lines = [`${result.path}: ${result.imports.length} imports`];
       for (const record of result.imports) {
         const relative = record.specifier.startsWith('.');
+        const more = (record.resolvedFiles ?? []).filter((file) => file !== record.resolved);
         const target =
           record.resolved !== undefined
-            ? ` -> ${record.resolved}`
+            ? ` -> ${record.resolved}${more.length === 0 ? '' : ` + ${more.join(', ')}`}`
             : relative
               ? ' -> (no such repo file)'
               : ' (package)';

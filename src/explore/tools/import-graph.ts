@@ -14,13 +14,19 @@ const parameters = z.object({
 
 function formatFile(graph: FileImportGraph): string {
   const repoImports = graph.imports.filter((record) => record.resolved !== undefined);
+  // Bare specifiers the repo resolves (tsconfig paths, workspace packages, Python or Go modules) are no packages.
   const packages = [
     ...new Set(
-      graph.imports.filter((record) => !record.specifier.startsWith('.')).map((record) => record.specifier),
+      graph.imports
+        .filter((record) => record.resolved === undefined && !record.specifier.startsWith('.'))
+        .map((record) => record.specifier),
     ),
   ];
   const lines = [`${graph.path}`, `Imports ${repoImports.length} repo files:`];
-  for (const record of repoImports) lines.push(`  ${record.resolved} (L${record.line})`);
+  for (const record of repoImports) {
+    const more = (record.resolvedFiles ?? []).filter((file) => file !== record.resolved);
+    lines.push(`  ${record.resolved} (L${record.line})${more.length === 0 ? '' : ` + ${more.join(', ')}`}`);
+  }
   if (packages.length > 0) lines.push(`Packages: ${packages.join(', ')}`);
   lines.push(`Imported by ${graph.importedBy.length} files:`);
   for (const importer of graph.importedBy) lines.push(`  ${importer.path}:${importer.line}`);
@@ -30,7 +36,7 @@ function formatFile(graph: FileImportGraph): string {
 function formatSummary(summary: ImportGraphSummary): string {
   if (summary.files === 0) return 'No source files in the repository, so there is no import graph.';
   const lines = [
-    `${summary.files} source ${summary.files === 1 ? 'file' : 'files'}, ${summary.edges} resolved relative ${summary.edges === 1 ? 'import' : 'imports'}.`,
+    `${summary.files} source ${summary.files === 1 ? 'file' : 'files'}, ${summary.edges} resolved ${summary.edges === 1 ? 'import' : 'imports'}.`,
   ];
   // Headings only over lists that have entries.
   if (summary.mostImported.length > 0) lines.push('Most imported:');
@@ -53,7 +59,7 @@ export function createImportGraphTool(options: CodeIntelligenceToolOptions) {
   return defineTool({
     name: 'import_graph',
     description:
-      'Module dependency graph from relative imports/requires. With path: what the file imports and which files ' +
+      'Module dependency graph from imports/requires resolved to repo files (all languages). With path: what the file imports and which files ' +
       'import it (who depends on it). Without path: the most-imported files and the entry points of the repo.',
     parameters,
     execute: async ({ path }, context) => {

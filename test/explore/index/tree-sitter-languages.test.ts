@@ -212,6 +212,16 @@ describe('Mixed-language repository', () => {
     expect(map.text).toContain('func New() *Cart');
   });
 
+  it('import tools list modules the repo resolves as repo files, not as packages', async () => {
+    const tools = createCodeTools({ root, tools: ['get_imports', 'import_graph'] });
+    const imports = String(await tools.get_imports?.execute({ path: 'python/pkg/cli.py' }, context));
+    expect(imports).toContain('"." -> python/pkg/__init__.py + python/pkg/core.py');
+    expect(imports).toContain('"os" (package)');
+    const graph = String(await tools.import_graph?.execute({ path: 'python/pkg/cli.py' }, context));
+    expect(graph).toContain('Packages: os\n');
+    expect(graph).toContain('  python/pkg/util/text.py (L2)');
+  });
+
   it('the tools say which parser read the file', async () => {
     const tools = createCodeTools({ root, tools: ['get_symbols', 'get_structure'] });
     const symbols = await tools.get_symbols?.execute({ path: 'python/pkg/core.py' }, context);
