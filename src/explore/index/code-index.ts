@@ -268,7 +268,10 @@ export class CodeIndex {
     }));
     // New configuration (a tsconfig `paths`, a workspace package) changes module resolution:
     // the service starts over on the new resolver, reusing parsed files from its registry.
-    if (host.setModuleResolver(resolver.scripts)) this.#service = undefined;
+    if (host.setModuleResolver(resolver.scripts)) {
+      this.#service = undefined;
+      this.#answers.clear();
+    }
     return {
       files,
       byPath: new Map(files.map((file) => [file.path, file])),
