@@ -9,11 +9,8 @@ import {
   prepareLanguage,
 } from '../../../src/explore/index/tree-sitter/parse-with-tree-sitter.js';
 import { parseWithGrammar } from '../../../src/explore/index/tree-sitter/tree-sitter-languages.js';
-import {
-  compileQuery,
-  GrammarUnavailableError,
-  loadGrammar,
-} from '../../../src/explore/index/tree-sitter/tree-sitter-runtime.js';
+import { compileQuery, loadGrammar } from '../../../src/explore/index/tree-sitter/tree-sitter-runtime.js';
+import { MissingDependencyError } from '../../../src/errors/missing-dependency-error.js';
 
 // Small projects in Python, Go, Rust, Java, C and C++ (and one TS file) side by side.
 const root = fileURLToPath(new URL('../../fixtures/code-index/polyglot', import.meta.url));
@@ -257,7 +254,7 @@ describe('One bad query or grammar never takes a tool down', () => {
   it('falls back to patterns, and says why, when a grammar package is missing or cannot load', async () => {
     const missing = { ...python, grammarPackage: 'tree-sitter-not-installed-anywhere' };
     await expect(loadGrammar(missing.grammarPackage, missing.wasmFile)).rejects.toBeInstanceOf(
-      GrammarUnavailableError,
+      MissingDependencyError,
     );
     const text = 'class Greeter:\n    def greet(self):\n        return 1\n';
     const parsed = await parseWithGrammar('python', 'greeter.py', text, { python: missing });

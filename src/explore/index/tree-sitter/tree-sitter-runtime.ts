@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type * as WebTreeSitterModule from 'web-tree-sitter';
 import type { Language, Parser, Query } from 'web-tree-sitter';
+import { MissingDependencyError } from '../../../errors/missing-dependency-error.js';
+import { optionalDependency } from '../../../shared/optional-dependency.js';
 
 type WebTreeSitter = typeof WebTreeSitterModule;
 
@@ -11,10 +13,17 @@ export interface LoadedGrammar {
   readonly runtime: WebTreeSitter;
 }
 
-/** Why a language gets the pattern fallback instead of its grammar: said to the reader. */
-export class GrammarUnavailableError extends Error {
-  override readonly name = 'GrammarUnavailableError';
-}
+/** What the grammar packages are for, in a {@link MissingDependencyError}'s message. */
+const neededFor =
+  'Exact symbols, imports and references of Python, Go, Rust, Java, C and C++ in the code intelligence tools';
+
+const importRuntime = optionalDependency<WebTreeSitter>({
+  packageName: 'web-tree-sitter',
+  versionRange: '^0.27.0',
+  installCommand: 'npm install web-tree-sitter@0.27',
+  neededFor,
+  load: () => import('web-tree-sitter'),
+});
 
 /** Where to resolve optional packages from: this module's own location (ESM or CJS build). */
 function requireHere(): NodeJS.Require {
@@ -24,18 +33,10 @@ function requireHere(): NodeJS.Require {
 let runtimeLoading: Promise<WebTreeSitter> | undefined;
 const grammars = new Map<string, Promise<LoadedGrammar>>();
 
-/** Loads `web-tree-sitter` and its WebAssembly runtime once. */
+/** Loads `web-tree-sitter` and its WebAssembly runtime once; a {@link MissingDependencyError} when it is not installed. */
 function loadRuntime(): Promise<WebTreeSitter> {
   runtimeLoading ??= (async () => {
-    let runtime: WebTreeSitter;
-    try {
-      runtime = await import('web-tree-sitter');
-    } catch (error) {
-      throw new GrammarUnavailableError(
-        'the optional package "web-tree-sitter" is not installed: run `npm install web-tree-sitter` for exact symbols in this language',
-        { cause: error },
-      );
-    }
+    const runtime = await importRuntime();
     await runtime.Parser.init();
     return runtime;
   })();
@@ -46,8 +47,9 @@ function loadRuntime(): Promise<WebTreeSitter> {
 /**
  * Loads a grammar (`tree-sitter-python/tree-sitter-python.wasm`) the first time a file of its
  * language is met, and the same one after. Nothing is downloaded: the `.wasm` ships in the
- * grammar's npm package. A missing package or a grammar the runtime cannot load rejects with
- * a {@link GrammarUnavailableError} naming the package to install.
+ * grammar's npm package. A missing package (the grammar's or `web-tree-sitter`) rejects with a
+ * {@link MissingDependencyError} naming the install command; a grammar the runtime cannot load
+ * with an error saying so.
  */
 export function loadGrammar(grammarPackage: string, wasmFile: string): Promise<LoadedGrammar> {
   const key = `${grammarPackage}/${wasmFile}`;
@@ -59,10 +61,13 @@ export function loadGrammar(grammarPackage: string, wasmFile: string): Promise<L
       try {
         wasmPath = requireHere().resolve(`${grammarPackage}/${wasmFile}`);
       } catch (error) {
-        throw new GrammarUnavailableError(
-          `the optional grammar package "${grammarPackage}" is not installed: run \`npm install ${grammarPackage}\` for exact symbols in this language`,
-          { cause: error },
-        );
+        throw new MissingDependencyError({
+          packageName: grammarPackage,
+          versionRange: '>=0.23.0',
+          installCommand: `npm install ${grammarPackage}`,
+          neededFor,
+          cause: error,
+        });
       }
       try {
         const language = await runtime.Language.load(wasmPath);
@@ -70,7 +75,7 @@ export function loadGrammar(grammarPackage: string, wasmFile: string): Promise<L
         parser.setLanguage(language);
         return { language, parser, runtime };
       } catch (error) {
-        throw new GrammarUnavailableError(
+        throw new Error(
           `the grammar in "${grammarPackage}" could not be loaded by web-tree-sitter (${(error as Error).message}); install a version built for web-tree-sitter 0.25 or later`,
           { cause: error },
         );
