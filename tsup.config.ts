@@ -29,4 +29,9 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  // The CommonJS build, for `require()` callers, ships without whitespace so the install stays
+  // under 2 MB beside zod (issue #11) with the tree-sitter code index; the ESM build stays readable.
+  esbuildOptions(options, context) {
+    if (context.format === 'cjs') options.minifyWhitespace = true;
+  },
 });
