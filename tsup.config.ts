@@ -21,6 +21,9 @@ export default defineConfig({
       const { cli: _bin, ...library } = options.entryPoints as Record<string, string>;
       options.entryPoints = library;
     }
+    // Without whitespace (names kept), so the install stays under 2 MB beside zod with the
+    // tree-sitter code index and the MCP entry (issue #11); source maps are not shipped either.
+    options.minifyWhitespace = true;
   },
   dts: true,
   // Not shipped: they tripled the package's size (issue #11, install weight).
@@ -29,9 +32,4 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
-  // The CommonJS build, for `require()` callers, ships without whitespace so the install stays
-  // under 2 MB beside zod (issue #11) with the tree-sitter code index; the ESM build stays readable.
-  esbuildOptions(options, context) {
-    if (context.format === 'cjs') options.minifyWhitespace = true;
-  },
 });
