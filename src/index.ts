@@ -5,6 +5,17 @@ export type {
   RunResult,
   ToolOrchestratorOptions,
 } from './orchestrator/orchestrator-options.js';
+export type { RunStream } from './orchestrator/run-stream.js';
+export type {
+  PrepareTurn,
+  PrepareTurnHook,
+  PrepareTurnInfo,
+  RepairToolCall,
+  RepairToolCallInfo,
+  ToolCallProblem,
+} from './orchestrator/turn-hooks.js';
+export type { LoopGuardAction, LoopGuardOptions } from './orchestrator/loop-guard.js';
+export type { ModelPricing, RunBudget } from './orchestrator/budget.js';
 export { toolCalled, turnCountIs } from './orchestrator/stop-conditions.js';
 export type { StopCondition, StopConditionState } from './orchestrator/stop-conditions.js';
 
@@ -12,7 +23,7 @@ export { defineTool } from './tools/define-tool.js';
 export type { Tool, ToolConfig, ToolExecutionContext, ToolRegistry } from './tools/define-tool.js';
 export { ToolRunner } from './tools/tool-runner.js';
 export type { ExecuteToolCallsOptions, ToolBatchContext, ToolRunnerOptions } from './tools/tool-runner.js';
-export type { ToolCallOutcome, ToolErrorCode } from './tools/tool-call-outcome.js';
+export type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tools/tool-call-outcome.js';
 export type { SchemaIssue } from './tools/schema.js';
 
 export type {
@@ -38,7 +49,10 @@ export { addUsage, emptyUsage } from './model/usage.js';
 export type { Usage } from './model/usage.js';
 
 export type {
+  BudgetLimit,
   StopReason,
+  ToolCallReference,
+  TraceContent,
   TraceEmitter,
   TraceEvent,
   TraceEventData,
@@ -55,6 +69,10 @@ export type {
 export { InvalidArgumentError } from './errors/invalid-argument-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
+export { BudgetExceededError } from './errors/budget-exceeded-error.js';
+export type { BudgetExceededErrorOptions } from './errors/budget-exceeded-error.js';
+export { LoopDetectedError } from './errors/loop-detected-error.js';
+export type { LoopDetectedErrorOptions } from './errors/loop-detected-error.js';
 export { AbortedError, isAbortError } from './errors/aborted-error.js';
 export { ScriptExhaustedError } from './errors/script-exhausted-error.js';
 export { ModelProviderError } from './errors/model-provider-error.js';

@@ -3,6 +3,8 @@ export type ToolOrchestratorErrorCode =
   | 'invalid_argument'
   | 'tool_definition'
   | 'max_turns_exceeded'
+  | 'budget_exceeded'
+  | 'loop_detected'
   | 'script_exhausted'
   | 'aborted'
   | 'model_error'

@@ -1,8 +1,10 @@
+import type { ChatMessage } from '../model/messages.js';
 import type {
   ModelAdapter,
   ModelCallOptions,
   ModelResponse,
   ModelToolDefinition,
+  ToolChoice,
 } from '../model/model-adapter.js';
 import { addUsage } from '../model/usage.js';
 import { checkResponse } from './check-response.js';
@@ -15,7 +17,11 @@ import { lazySnapshot } from './run-state.js';
 /** How one model call is made. */
 export interface CallModelOptions {
   readonly adapter: ModelAdapter;
+  /** What is sent: the transcript, or what `prepareTurn` returned. */
+  readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
+  /** Sent when set; the final answer call sends `'none'` whatever this is. */
+  readonly toolChoice: ToolChoice | undefined;
   readonly stream: boolean;
   readonly now: () => number;
   /** The extra call with tools disabled after `maxTurns`. */
@@ -31,20 +37,21 @@ export interface CallModelOptions {
  * @throws {AbortedError} when the signal aborts first.
  */
 export async function callModelStep(state: RunState, options: CallModelOptions): Promise<CheckedResponse> {
-  const { adapter, tools, now } = options;
+  const { adapter, tools, now, messages } = options;
   const signal = state.signal;
-  const messageCount = state.messages.length;
+  const messageCount = messages.length;
+  const toolChoice = options.finalAnswer ? 'none' : options.toolChoice;
   const callOptions: ModelCallOptions = {
     ...(signal === undefined ? {} : { signal }),
-    ...(options.finalAnswer ? { toolChoice: 'none' as const } : {}),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
   };
   const provider = adapter.provider ?? 'unknown';
   const started = now();
   let raw: unknown;
   if (options.stream) {
-    raw = await readModelStream(state, adapter, tools, callOptions, provider);
+    raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
   } else {
-    const pending = adapter.call(state.messages, tools, callOptions);
+    const pending = adapter.call(messages, tools, callOptions);
     raw = await (signal === undefined ? pending : raceAbort(pending, signal));
   }
   const durationMs = now() - started;
@@ -53,11 +60,14 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   state.turns++;
   state.usage = addUsage(state.usage, response.usage);
   state.lastResponse = response;
-  const snapshot = lazySnapshot(state.messages, messageCount);
+  // The transcript array only grows, so a prefix of it is snapshotted lazily; messages from
+  // `prepareTurn` are already a copy of their own.
+  const snapshot = messages === state.messages ? lazySnapshot(messages, messageCount) : () => messages;
   state.trace.emit('llm_call', {
     get messages() {
       return snapshot();
     },
+    messageCount,
     response,
     usage: response.usage,
     durationMs,
@@ -65,6 +75,15 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   });
   if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
     state.trace.emit('reasoning_content', { content: response.reasoning_content });
+  }
+  // Streamed content reached `onText` delta by delta.
+  if (
+    !options.stream &&
+    state.onText !== undefined &&
+    typeof response.content === 'string' &&
+    response.content !== ''
+  ) {
+    state.onText(response.content);
   }
   return checked;
 }

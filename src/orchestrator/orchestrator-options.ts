@@ -1,10 +1,20 @@
 import type { ChatMessage } from '../model/messages.js';
+import type { ToolChoice } from '../model/model-adapter.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolRunner } from '../tools/tool-runner.js';
-import type { StopReason, TraceEmitter, TraceEvent } from '../tracing/trace-events.js';
+import type { StopReason, TraceContent, TraceEmitter, TraceEvent } from '../tracing/trace-events.js';
+import type { RunBudget } from './budget.js';
+import type { LoopGuardOptions } from './loop-guard.js';
 import type { StopCondition } from './stop-conditions.js';
+import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 
-/** What to do when `maxTurns` model calls have been made and the model still wants tools. */
+/**
+ * What to do when a run is cut short: `maxTurns` model calls were made and the model still wants
+ * tools, a `budget` limit is reached, or the loop guard ends the run. Return the result, make one
+ * more call with tools off (`'final_answer'`; not after a `maxTotalTokens` or `maxCostUsd` limit),
+ * or throw `MaxTurnsExceededError`, `BudgetExceededError` or `LoopDetectedError` carrying the
+ * partial result.
+ */
 export type OnMaxTurns = 'return' | 'final_answer' | 'throw';
 
 /** Options of {@link ToolOrchestrator}. */
@@ -21,7 +31,7 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
   readonly toolConcurrency?: number;
   /** Ends the run with `stopReason: 'stop_condition'` after a turn for which any condition returns true. */
   readonly stopWhen?: StopCondition | readonly StopCondition[];
-  /** @default 'return' */
+  /** Also applies when a `budget` limit is reached or the loop guard ends the run. @default 'return' */
   readonly onMaxTurns?: OnMaxTurns;
   /**
    * With `onMaxTurns: 'final_answer'`, appended as a user message before the last call, e.g.
@@ -44,6 +54,44 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
   readonly parentRunId?: string;
   /** Called when a trace sink or listener throws, so failures are visible without stopping runs. */
   readonly onTraceError?: (error: unknown, event: TraceEvent) => void;
+  /**
+   * Called before every model call: may limit the tools (`activeTools`), set this call's
+   * `toolChoice`, or change the messages sent. A run's own `prepareTurn` replaces it.
+   */
+  readonly prepareTurn?: PrepareTurnHook;
+  /**
+   * The tool choice sent on every model call (an adapter's own `toolChoice` is its default).
+   * @default not sent: the adapter's default, usually the provider's `'auto'`
+   */
+  readonly toolChoice?: ToolChoice;
+  /**
+   * After a turn in which a forced `toolChoice` (`'required'` or a named function) produced tool
+   * calls, send `'auto'` for the rest of the run, so a forced choice does not loop to `maxTurns`.
+   * @default true
+   */
+  readonly resetToolChoice?: boolean;
+  /** Called for a tool call that fails to parse or validate or names an unknown tool; may return a call to run instead. */
+  readonly repairToolCall?: RepairToolCall;
+  /**
+   * Catches a model repeating the same call, or a tool failing again and again (see
+   * {@link LoopGuardOptions}). On by default; `false` turns it off.
+   * @default { identicalCalls: 3, repeatedErrors: 3, action: 'block' }
+   */
+  readonly loopGuard?: LoopGuardOptions | boolean;
+  /** Limits on tokens, tool calls, time and cost, for every run; a run's own `budget` is merged over it. */
+  readonly budget?: RunBudget;
+  /**
+   * `'metadata'`: events carry no message text, reasoning, tool arguments, tool results or error
+   * messages; only names, ids, counts, sizes, durations, usage and error codes. For tool data
+   * that holds secrets. The run's result (`messages`, `content`, `textStream`) is unchanged.
+   * @default 'full'
+   */
+  readonly traceContent?: TraceContent;
+  /**
+   * After an abort, how long the run waits for tools still running before it settles anyway,
+   * with a `tools_still_running` warning listing them. @default 2000
+   */
+  readonly abortGraceMs?: number;
 }
 
 /** Per-run overrides. */
@@ -56,6 +104,19 @@ export interface RunOptions<Context extends object = Record<string, unknown>> {
   readonly maxTurns?: number;
   /** Stamped on this run's events as `parentRunId`. */
   readonly parentRunId?: string;
+  /**
+   * Receives this run's events only, in `seq` order, deltas included. Like `on()`, a listener
+   * that throws never breaks the run (`onTraceError` sees it).
+   */
+  readonly onEvent?: (event: TraceEvent) => void;
+  /** Replaces the orchestrator's `prepareTurn` for this run. */
+  readonly prepareTurn?: PrepareTurnHook;
+  /** Replaces the orchestrator's `toolChoice` for this run. */
+  readonly toolChoice?: ToolChoice;
+  /** Merged over the orchestrator's `budget`, limit by limit. */
+  readonly budget?: RunBudget;
+  /** Replaces the orchestrator's `loopGuard` for this run. */
+  readonly loopGuard?: LoopGuardOptions | boolean;
 }
 
 /** What `run()` resolves to. */
@@ -71,5 +132,7 @@ export interface RunResult {
   readonly turns: number;
   /** Token usage summed over the run. */
   readonly usage: Usage;
+  /** What the run cost in USD; set when `budget.pricing` is given. */
+  readonly costUsd?: number;
   readonly runId: string;
 }

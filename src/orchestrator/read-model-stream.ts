@@ -1,6 +1,7 @@
 import { ModelProviderError } from '../errors/model-provider-error.js';
 import { UnexpectedResponseError } from '../errors/unexpected-response-error.js';
 import { describeValue, kindOf } from '../errors/describe-value.js';
+import type { ChatMessage } from '../model/messages.js';
 import type {
   ModelAdapter,
   ModelCallOptions,
@@ -21,13 +22,15 @@ import type { RunState } from './run-state.js';
 export async function readModelStream(
   state: RunState,
   adapter: ModelAdapter,
+  messages: readonly ChatMessage[],
   tools: readonly ModelToolDefinition[],
   callOptions: ModelCallOptions,
   provider: string,
 ): Promise<unknown> {
   const signal = state.signal;
-  // `stream` is checked at construction when `stream: true`.
-  const iterator = iteratorOf(adapter.stream!(state.messages, tools, callOptions), provider);
+  const onText = state.onText;
+  // The loop streams only with an adapter that has `stream` (checked at construction for `stream: true`).
+  const iterator = iteratorOf(adapter.stream!(messages, tools, callOptions), provider);
   let response: unknown;
   // A `response` event whose response is missing is checked like a `call` that resolved to nothing.
   let received = false;
@@ -55,6 +58,7 @@ export async function readModelStream(
       switch (streamEvent.type) {
         case 'content_delta':
           state.trace.emit('content_delta', { delta: streamEvent.delta });
+          if (onText !== undefined && typeof streamEvent.delta === 'string') onText(streamEvent.delta);
           break;
         case 'reasoning_delta':
           state.trace.emit('reasoning_delta', { delta: streamEvent.delta });

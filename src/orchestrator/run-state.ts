@@ -2,21 +2,44 @@ import type { ChatMessage } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import type { Usage } from '../model/usage.js';
 import type { TraceDispatcher } from '../tracing/trace-dispatcher.js';
+import type { BudgetOverrun } from './budget.js';
+import type { LoopGuardState } from './loop-guard.js';
 
-/** Everything one run owns; runs share nothing. */
+/**
+ * Everything one run owns; runs share nothing. The data fields are plain values (a `Set` of ids
+ * aside), so a run could be saved after any step and resumed; `trace`, `signal` and `onText` are
+ * the live handles of this process.
+ */
 export interface RunState {
   readonly runId: string;
   readonly requestId: string;
-  /** Append-only: earlier messages are never replaced, so a prefix is a stable snapshot. */
-  readonly messages: ChatMessage[];
-  readonly trace: TraceDispatcher;
-  readonly signal: AbortSignal | undefined;
+  /**
+   * The transcript. One array is only ever appended to, so a prefix of it is a stable snapshot;
+   * `prepareTurn` with `replaceTranscript` swaps in a new array rather than editing this one.
+   */
+  messages: ChatMessage[];
   readonly startedAt: number;
   /** Every tool call id used so far in the run, to keep ids unique across turns. */
   readonly toolCallIds: Set<string>;
+  /** Model calls made. */
   turns: number;
   usage: Usage;
   lastResponse: ModelResponse | undefined;
+  /** Tool calls handed to the tool runner (`budget.maxToolCalls`). */
+  toolCallsMade: number;
+  /** Set once a forced standing `toolChoice` produced tool calls: later calls send `'auto'`. */
+  toolChoiceReset: boolean;
+  /** The loop guard's memory; `undefined` when the guard is off. */
+  readonly loopGuard: LoopGuardState | undefined;
+  /** The budget limit that ended the run, once one has. */
+  budgetOverrun: BudgetOverrun | undefined;
+  /** Set when the loop guard ends the run. */
+  loopDetected: boolean;
+
+  readonly trace: TraceDispatcher;
+  readonly signal: AbortSignal | undefined;
+  /** Receives the content as it arrives (deltas, or each response's content): `RunStream.textStream`. */
+  readonly onText: ((text: string) => void) | undefined;
 }
 
 /**

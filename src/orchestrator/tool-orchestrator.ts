@@ -1,6 +1,9 @@
 import { EventEmitter } from 'eventemitter3';
 import { isAbortError } from '../errors/aborted-error.js';
+import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
 import { describeThrown, errorCode, errorName } from '../errors/describe-value.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { LoopDetectedError } from '../errors/loop-detected-error.js';
 import { MaxTurnsExceededError } from '../errors/max-turns-exceeded-error.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
@@ -8,21 +11,36 @@ import { emptyUsage } from '../model/usage.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import { ToolRunner } from '../tools/tool-runner.js';
 import { TraceDispatcher } from '../tracing/trace-dispatcher.js';
-import type { StopReason, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
-import { callModelStep } from './call-model-step.js';
-import { assistantMessage, executeToolsStep } from './execute-tools-step.js';
-import type { OnMaxTurns, RunOptions, RunResult, ToolOrchestratorOptions } from './orchestrator-options.js';
+import type { StopReason, TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
+import { costUsd, isSpendLimit, spentOverrun } from './budget.js';
+import { recordOverrun } from './gate-tool-calls.js';
+import { createLoopGuardState, resolveLoopGuard } from './loop-guard.js';
+import type { RunOptions, RunResult, ToolOrchestratorOptions } from './orchestrator-options.js';
+import type { RunConfig } from './run-config.js';
+import { finalAnswerStep, runLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
+import { RunStreamFeed } from './run-stream.js';
+import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
-import { modelToolDefinitions, validateOrchestratorInput } from './validate-options.js';
+import { modelToolDefinitions, validateOrchestratorInput, validateRunOptions } from './validate-options.js';
+import { mergeBudgets } from './validate-run-controls.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
 
+/** What `stream()` adds to a run: its listener, its text sink, its abort signal, and streaming on. */
+interface StreamHooks {
+  readonly traces: TraceEvent[] | undefined;
+  readonly onEvent: (event: TraceEvent) => void;
+  readonly onText: (text: string) => void;
+  readonly signal: AbortSignal;
+}
+
 /**
  * Runs the tool-calling loop: call the model, execute its tool calls, append the results,
- * repeat until the model answers without tools, a stop condition holds, `maxTurns` is reached
- * or the run is aborted. Runs are stateless: one instance can serve many runs at once.
+ * repeat until the model answers without tools, a stop condition holds, `maxTurns` or a budget
+ * limit is reached, the loop guard stops it, or the run is aborted. Runs are stateless: one
+ * instance can serve many runs at once.
  *
  * @example
  * const orchestrator = new ToolOrchestrator(adapter, { add }, { maxTurns: 10 });
@@ -63,15 +81,22 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
   }
 
-  /** Listens to one event type of every run; `'*'` listens to all. A throwing listener never breaks a run. */
-  on<Type extends TraceEventType>(type: Type | '*', listener: (event: TraceEventOf<Type>) => void): this {
-    this.#emitter.on(type, listener);
+  /**
+   * Listens to one event type of every run of this instance; `'*'` listens to all. A throwing
+   * listener never breaks a run. For one run's events only, use `runOptions.onEvent` or `stream()`.
+   */
+  on(type: '*', listener: (event: TraceEvent) => void): this;
+  on<Type extends TraceEventType>(type: Type, listener: (event: TraceEventOf<Type>) => void): this;
+  on(type: TraceEventType | '*', listener: (event: never) => void): this {
+    this.#emitter.on(type, listener as (event: unknown) => void);
     return this;
   }
 
   /** Removes a listener added with `on`. */
-  off<Type extends TraceEventType>(type: Type | '*', listener: (event: TraceEventOf<Type>) => void): this {
-    this.#emitter.off(type, listener);
+  off(type: '*', listener: (event: TraceEvent) => void): this;
+  off<Type extends TraceEventType>(type: Type, listener: (event: TraceEventOf<Type>) => void): this;
+  off(type: TraceEventType | '*', listener: (event: never) => void): this {
+    this.#emitter.off(type, listener as (event: unknown) => void);
     return this;
   }
 
@@ -80,7 +105,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * becomes the first message unless the messages already start with one.
    *
    * @throws {MaxTurnsExceededError} only with `onMaxTurns: 'throw'`.
+   * @throws {BudgetExceededError} when a budget limit is reached, only with `onMaxTurns: 'throw'`.
+   * @throws {LoopDetectedError} when the loop guard ends the run, only with `onMaxTurns: 'throw'`.
    * @throws {UnexpectedResponseError} when the adapter resolves to a response outside its contract.
+   * @throws {InvalidArgumentError} for bad run options, or a `prepareTurn` result naming unknown tools.
    * @throws the adapter's error when the model call fails (tool failures never throw).
    */
   async run(
@@ -88,17 +116,97 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     systemPrompt?: string,
     runOptions: RunOptions<Context> = {},
   ): Promise<RunResult> {
+    this.#validateRun(messages, runOptions);
+    return this.#execute(messages, systemPrompt, runOptions, undefined);
+  }
+
+  /**
+   * Starts a run and returns it as a {@link RunStream}: iterate it for this run's events (deltas
+   * included), read `textStream` for the text, await `result`. Uses `adapter.stream()` whenever
+   * the adapter has one, whatever the `stream` option says.
+   *
+   * @throws {InvalidArgumentError} at once for bad run options; the run's own failures reject `result`.
+   * @example
+   * const stream = orchestrator.stream([{ role: 'user', content: 'hi' }]);
+   * for await (const event of stream) if (event.type === 'content_delta') process.stdout.write(event.data.delta);
+   * const result = await stream.result;
+   */
+  stream(
+    messages: readonly ChatMessage[],
+    systemPrompt?: string,
+    runOptions: RunOptions<Context> = {},
+  ): RunStream {
+    this.#validateRun(messages, runOptions);
+    const controller = new AbortController();
+    const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
+    return new RunStreamFeed(traces, controller, ({ onEvent, onText }) =>
+      this.#execute(messages, systemPrompt, runOptions, {
+        traces,
+        onEvent,
+        onText,
+        signal: controller.signal,
+      }),
+    );
+  }
+
+  #validateRun(messages: readonly ChatMessage[], runOptions: RunOptions<Context>): void {
+    if (!Array.isArray(messages)) {
+      throw new InvalidArgumentError({
+        argument: 'messages',
+        value: messages,
+        message: "must be an array of chat messages, e.g. [{ role: 'user', content: 'hi' }].",
+      });
+    }
+    validateRunOptions(runOptions, this.toolRegistry);
+  }
+
+  #config(runOptions: RunOptions<Context>, streaming: boolean): RunConfig {
     const options = this.#options;
-    const maxTurns = runOptions.maxTurns ?? options.maxTurns ?? 10;
-    const onMaxTurns: OnMaxTurns = options.onMaxTurns ?? 'return';
-    const context = (runOptions.context ?? options.context ?? {}) as Context & { requestId?: unknown };
+    return {
+      adapter: this.adapter,
+      registry: this.toolRegistry,
+      tools: this.tools,
+      runner: this.#runner,
+      context: runOptions.context ?? options.context ?? {},
+      maxTurns: runOptions.maxTurns ?? options.maxTurns ?? 10,
+      onMaxTurns: options.onMaxTurns ?? 'return',
+      finalAnswerPrompt: options.finalAnswerPrompt,
+      stream: streaming ? typeof this.adapter.stream === 'function' : (options.stream ?? false),
+      concurrency: options.toolConcurrency ?? 1,
+      stopConditions: this.#stopConditions,
+      prepareTurn: runOptions.prepareTurn ?? options.prepareTurn,
+      toolChoice: runOptions.toolChoice ?? options.toolChoice,
+      resetToolChoice: options.resetToolChoice ?? true,
+      repairToolCall: options.repairToolCall,
+      loopGuard: resolveLoopGuard(runOptions.loopGuard ?? options.loopGuard),
+      budget: mergeBudgets(options.budget, runOptions.budget),
+      abortGraceMs: options.abortGraceMs ?? 2_000,
+      now: this.#now,
+    };
+  }
+
+  async #execute(
+    messages: readonly ChatMessage[],
+    systemPrompt: string | undefined,
+    runOptions: RunOptions<Context>,
+    hooks: StreamHooks | undefined,
+  ): Promise<RunResult> {
+    const options = this.#options;
+    const config = this.#config(runOptions, hooks !== undefined);
+    const context = config.context as { requestId?: unknown };
     const runId = this.#generateId();
-    const signal = combineSignals(options.signal, runOptions.signal);
+    const signal = combineSignals(options.signal, runOptions.signal, hooks?.signal);
     const parentRunId = runOptions.parentRunId ?? options.parentRunId;
+    const runListeners = [runOptions.onEvent, hooks?.onEvent].filter(
+      (listener): listener is (event: TraceEvent) => void => listener !== undefined,
+    );
     const trace = new TraceDispatcher({
       runId,
       ...(parentRunId === undefined ? {} : { parentRunId }),
       collect: options.collectTraces ?? true,
+      ...(hooks?.traces === undefined ? {} : { traces: hooks.traces }),
+      ...(options.traceContent === undefined ? {} : { content: options.traceContent }),
+      ...(runListeners.length === 0 ? {} : { runListeners }),
       ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
       emitter: this.#emitter,
       now: this.#now,
@@ -112,29 +220,37 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       runId,
       requestId: typeof context.requestId === 'string' ? context.requestId : this.#generateId(),
       messages: transcript,
-      trace,
-      signal,
       startedAt: this.#now(),
       toolCallIds: new Set(),
       turns: 0,
       usage: emptyUsage,
       lastResponse: undefined,
+      toolCallsMade: 0,
+      toolChoiceReset: false,
+      loopGuard: config.loopGuard === undefined ? undefined : createLoopGuardState(),
+      budgetOverrun: undefined,
+      loopDetected: false,
+      trace,
+      signal,
+      onText: hooks?.onText,
     };
     trace.emit('run_start', {
       messageCount: transcript.length,
       toolNames: Object.keys(this.toolRegistry),
-      maxTurns,
+      maxTurns: config.maxTurns,
       requestId: state.requestId,
     });
     let stopReason: StopReason;
     try {
-      stopReason = await this.#loop(state, maxTurns, context);
+      stopReason = await runLoop(state, config);
       if (stopReason === 'max_turns') {
         trace.emit('warning', {
           code: 'max_turns',
-          message: `The run reached maxTurns (${maxTurns}) while the model was still calling tools.`,
+          message: `The run reached maxTurns (${config.maxTurns}) while the model was still calling tools.`,
         });
-        if (onMaxTurns === 'final_answer' && !signal?.aborted) await this.#finalAnswer(state);
+      }
+      if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
+        stopReason = await this.#finalAnswer(state, config, stopReason);
       }
     } catch (error) {
       if (!isAbortError(error, signal)) {
@@ -145,104 +261,55 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
           message: describeThrown(error),
           ...(code === undefined ? {} : { code }),
         });
-        this.#emitEnd(state, 'error');
+        this.#emitEnd(state, config, 'error');
         throw error;
       }
       stopReason = 'aborted';
     }
-    this.#emitEnd(state, stopReason);
-    const result = this.#result(state, stopReason);
-    if (stopReason === 'max_turns' && onMaxTurns === 'throw')
-      throw new MaxTurnsExceededError({ maxTurns, result });
+    this.#emitEnd(state, config, stopReason);
+    const result = this.#result(state, config, stopReason);
+    if (config.onMaxTurns === 'throw') {
+      if (stopReason === 'max_turns') throw new MaxTurnsExceededError({ maxTurns: config.maxTurns, result });
+      if (stopReason === 'budget_exceeded' && state.budgetOverrun !== undefined) {
+        throw new BudgetExceededError({ ...state.budgetOverrun, result });
+      }
+      if (stopReason === 'loop_detected') throw new LoopDetectedError({ result });
+    }
     return result;
   }
 
-  async #loop(state: RunState, maxTurns: number, context: object): Promise<StopReason> {
-    const stream = this.#options.stream ?? false;
-    while (state.turns < maxTurns) {
-      if (state.signal?.aborted) return 'aborted';
-      state.trace.turn = state.turns;
-      const { response, rejectedCalls } = await callModelStep(state, {
-        adapter: this.adapter,
-        tools: this.tools,
-        stream,
-        now: this.#now,
-        finalAnswer: false,
-      });
-      if ((response.tool_calls?.length ?? 0) === 0) {
-        if (response.finish_reason === 'length') {
-          state.trace.emit('warning', {
-            code: 'length',
-            message: 'The model stopped at its token limit; the answer may be cut short.',
-          });
-        }
-        state.messages.push(assistantMessage(response));
-        return 'final';
-      }
-      if (response.finish_reason === 'length') {
-        state.trace.emit('warning', {
-          code: 'truncated_tool_call',
-          message:
-            'The model stopped at its token limit while writing tool calls; their arguments may be cut short and fail to parse.',
-        });
-      }
-      const executed = await executeToolsStep(state, response, {
-        rejectedCalls,
-        registry: this.toolRegistry,
-        runner: this.#runner,
-        context,
-        concurrency: this.#options.toolConcurrency ?? 1,
-      });
-      if (state.signal?.aborted) return 'aborted';
-      for (const condition of this.#stopConditions) {
-        if (
-          condition({
-            turn: state.trace.turn,
-            response,
-            toolCalls: executed.toolCalls,
-            outcomes: executed.outcomes,
-            messages: state.messages,
-          })
-        ) {
-          return 'stop_condition';
-        }
+  /**
+   * The tools-off call of `onMaxTurns: 'final_answer'`. Not after a token or cost limit (it would
+   * only spend more), and not when one of those is reached by the time the run is cut short otherwise.
+   */
+  async #finalAnswer(state: RunState, config: RunConfig, stopReason: StopReason): Promise<StopReason> {
+    const budget = config.budget;
+    if (stopReason === 'budget_exceeded') {
+      if (state.budgetOverrun !== undefined && isSpendLimit(state.budgetOverrun.limit)) return stopReason;
+    } else if (budget !== undefined) {
+      const overrun = spentOverrun(budget, state.usage, config.now() - state.startedAt);
+      if (overrun !== undefined && isSpendLimit(overrun.limit)) {
+        recordOverrun(state, overrun);
+        return 'budget_exceeded';
       }
     }
-    return 'max_turns';
+    await finalAnswerStep(state, config);
+    return stopReason;
   }
 
-  /** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */
-  async #finalAnswer(state: RunState): Promise<void> {
-    state.trace.turn = state.turns;
-    const prompt = this.#options.finalAnswerPrompt;
-    if (prompt !== undefined) state.messages.push({ role: 'user', content: prompt });
-    const { response } = await callModelStep(state, {
-      adapter: this.adapter,
-      tools: this.tools,
-      stream: this.#options.stream ?? false,
-      now: this.#now,
-      finalAnswer: true,
-    });
-    if ((response.tool_calls?.length ?? 0) > 0) {
-      state.trace.emit('warning', {
-        code: 'final_answer_tool_calls',
-        message:
-          'The model asked for tools on the final answer call, where tools are disabled; those calls were not run and are left out of the transcript (they are in the llm_call event).',
-      });
-    }
-    state.messages.push(assistantMessage(response, []));
-  }
-
-  #emitEnd(state: RunState, stopReason: StopReason | 'error'): void {
+  #emitEnd(state: RunState, config: RunConfig, stopReason: StopReason | 'error'): void {
+    const pricing = config.budget?.pricing;
     state.trace.emit('run_end', {
       stopReason,
       turns: state.turns,
       usage: state.usage,
       durationMs: this.#now() - state.startedAt,
+      ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
     });
   }
 
-  #result(state: RunState, stopReason: StopReason): RunResult {
+  #result(state: RunState, config: RunConfig, stopReason: StopReason): RunResult {
+    const pricing = config.budget?.pricing;
     return {
       content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
       traces: state.trace.traces,
@@ -250,16 +317,19 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       stopReason,
       turns: state.turns,
       usage: state.usage,
+      ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
       runId: state.runId,
     };
   }
 }
 
-function combineSignals(
-  first: AbortSignal | undefined,
-  second: AbortSignal | undefined,
-): AbortSignal | undefined {
-  if (first === undefined) return second;
-  if (second === undefined) return first;
-  return AbortSignal.any([first, second]);
+/** A run that ended without an answer for a reason `onMaxTurns` handles. */
+function isCutShort(stopReason: StopReason): boolean {
+  return stopReason === 'max_turns' || stopReason === 'budget_exceeded' || stopReason === 'loop_detected';
+}
+
+function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (given.length <= 1) return given[0];
+  return AbortSignal.any(given);
 }

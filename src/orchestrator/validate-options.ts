@@ -2,7 +2,15 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
-import type { ToolOrchestratorOptions } from './orchestrator-options.js';
+import type { RunOptions, ToolOrchestratorOptions } from './orchestrator-options.js';
+import {
+  checkBudget,
+  checkFunction,
+  checkInteger,
+  checkLoopGuard,
+  checkToolChoice,
+  mergeBudgets,
+} from './validate-run-controls.js';
 
 const onMaxTurnsValues = ['return', 'final_answer', 'throw'];
 
@@ -77,6 +85,54 @@ export function validateOrchestratorInput(
       message: 'needs an adapter with a stream() method; this adapter has none. Leave stream off.',
     });
   }
+  checkFunction('prepareTurn', options.prepareTurn);
+  checkFunction('repairToolCall', options.repairToolCall);
+  checkToolChoice('toolChoice', options.toolChoice, registry);
+  if (options.resetToolChoice !== undefined && typeof options.resetToolChoice !== 'boolean') {
+    throw new InvalidArgumentError({
+      argument: 'resetToolChoice',
+      value: options.resetToolChoice,
+      message: 'must be true or false.',
+    });
+  }
+  checkLoopGuard('loopGuard', options.loopGuard);
+  checkBudget('budget', options.budget);
+  mergeBudgets(options.budget, undefined);
+  const { traceContent, abortGraceMs } = options;
+  if (traceContent !== undefined && traceContent !== 'full' && traceContent !== 'metadata') {
+    throw new InvalidArgumentError({
+      argument: 'traceContent',
+      value: traceContent,
+      message: "must be 'full' or 'metadata'.",
+    });
+  }
+  if (
+    abortGraceMs !== undefined &&
+    !(typeof abortGraceMs === 'number' && Number.isFinite(abortGraceMs) && abortGraceMs >= 0)
+  ) {
+    throw new InvalidArgumentError({
+      argument: 'abortGraceMs',
+      value: abortGraceMs,
+      message: 'must be a number of milliseconds of at least 0 (0 does not wait for running tools).',
+    });
+  }
+}
+
+/** Checks a run's own options, before the run starts. */
+export function validateRunOptions(runOptions: RunOptions<object>, registry: ToolRegistry): void {
+  if (typeof runOptions !== 'object' || runOptions === null) {
+    throw new InvalidArgumentError({
+      argument: 'runOptions',
+      value: runOptions,
+      message: 'must be an object such as { signal, context, maxTurns }, or left out.',
+    });
+  }
+  checkInteger('runOptions.maxTurns', runOptions.maxTurns, 1, 'at least 1');
+  checkFunction('runOptions.onEvent', runOptions.onEvent);
+  checkFunction('runOptions.prepareTurn', runOptions.prepareTurn);
+  checkToolChoice('runOptions.toolChoice', runOptions.toolChoice, registry);
+  checkLoopGuard('runOptions.loopGuard', runOptions.loopGuard);
+  checkBudget('runOptions.budget', runOptions.budget);
 }
 
 /** Derives the OpenAI-style function definitions the model sees from a registry. */

@@ -8,7 +8,20 @@ export type ToolErrorCode =
   | 'aborted'
   | 'unserializable_result'
   /** The call itself was malformed (arguments not a string, no function name): the adapter broke its contract. */
-  | 'invalid_tool_call';
+  | 'invalid_tool_call'
+  /** The loop guard did not run it: the same call as the previous ones (see `loopGuard`). */
+  | 'repeated_tool_call'
+  /** Not run because the loop guard ended the run. */
+  | 'loop_detected'
+  /** Not run because the run reached a `budget` limit. */
+  | 'budget_exceeded';
+
+/** Why a call is answered with an error instead of being run (see `ExecuteToolCallsOptions.beforeCall`). */
+export interface ToolCallRefusal {
+  readonly errorCode: ToolErrorCode;
+  /** The message the model receives. */
+  readonly error: string;
+}
 
 /** What one tool call produced, in call order. Exactly one of `result` and `error` is meaningful. */
 export interface ToolCallOutcome {

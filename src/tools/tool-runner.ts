@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
 import { parseArguments } from './parse-arguments.js';
 import { capContent, errorContent, serializeResult } from './serialize-result.js';
-import type { ToolCallOutcome, ToolErrorCode } from './tool-call-outcome.js';
+import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tool-call-outcome.js';
 
 /** Options of {@link ToolRunner}. */
 export interface ToolRunnerOptions {
@@ -24,10 +24,20 @@ export type ToolBatchContext<Context extends object = Record<string, unknown>> =
   'toolCallId' | 'signal'
 > & { readonly signal?: AbortSignal };
 
-/** Per-batch overrides. */
+/** Per-batch overrides and hooks. */
 export interface ExecuteToolCallsOptions {
   /** Overrides the runner's `concurrency` for this batch. */
   readonly concurrency?: number;
+  /**
+   * Called right before each call starts, in call order; a returned refusal answers the call with
+   * that error instead of running it. The orchestrator refuses calls once a budget's time is spent.
+   */
+  readonly beforeCall?: (toolCall: ToolCall, index: number) => ToolCallRefusal | undefined;
+  /**
+   * Called when a call is answered as aborted or timed out while its `execute` is still running,
+   * with a promise that settles when `execute` does. The orchestrator waits on these after an abort.
+   */
+  readonly onAbandoned?: (toolCall: ToolCall, settled: Promise<void>) => void;
 }
 
 const defaultMaxResultChars = 100_000;
@@ -64,7 +74,7 @@ export class ToolRunner {
     const outcomes = new Array<ToolCallOutcome>(toolCalls.length);
     if (concurrency <= 1) {
       for (let index = 0; index < toolCalls.length; index++) {
-        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, context);
+        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, index, context, options);
       }
       return outcomes;
     }
@@ -72,7 +82,7 @@ export class ToolRunner {
     const worker = async (): Promise<void> => {
       while (next < toolCalls.length) {
         const index = next++;
-        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, context);
+        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, index, context, options);
       }
     };
     // A tiny worker pool: p-limit would add a dependency and per-call closures on the hot path.
@@ -83,7 +93,9 @@ export class ToolRunner {
   async #executeOne<Context extends object>(
     registry: ToolRegistry,
     toolCall: ToolCall,
+    index: number,
     context: ToolBatchContext<Context>,
+    options: ExecuteToolCallsOptions,
   ): Promise<ToolCallOutcome> {
     const started = this.#now();
     // Checked, not trusted: a caller may hand the runner calls straight from a buggy adapter.
@@ -99,6 +111,8 @@ export class ToolRunner {
       durationMs: this.#now() - started,
     });
     if (context.signal?.aborted) return fail('aborted', 'The run was aborted before this tool call ran.');
+    const refusal = options.beforeCall?.(toolCall, index);
+    if (refusal !== undefined) return fail(refusal.errorCode, refusal.error);
     if (typeof rawName !== 'string') {
       return fail(
         'invalid_tool_call',
@@ -106,18 +120,12 @@ export class ToolRunner {
       );
     }
     const tool = Object.hasOwn(registry, name) ? registry[name] : undefined;
-    if (tool === undefined) {
-      const available = Object.keys(registry);
-      return fail(
-        'unknown_tool',
-        `Unknown tool "${name}". Available tools: ${available.length === 0 ? '(none)' : available.join(', ')}. Call one of these by its exact name.`,
-      );
-    }
+    if (tool === undefined) return fail('unknown_tool', unknownToolMessage(name, registry));
     const parsed = parseArguments(tool, toolCall.function.arguments);
     if (!parsed.ok) return fail(parsed.code, parsed.error);
     let result: unknown;
     try {
-      result = await this.#invoke(tool, parsed.value, toolCall.id, context);
+      result = await this.#invoke(tool, parsed.value, toolCall, context, options.onAbandoned);
     } catch (error) {
       if (isInterruption(error)) return fail(error.code, error.message);
       return fail('tool_error', `Tool "${name}" failed: ${describeThrown(error)}`);
@@ -136,11 +144,13 @@ export class ToolRunner {
   #invoke<Context extends object>(
     tool: Tool,
     input: unknown,
-    toolCallId: string,
+    toolCall: ToolCall,
     context: ToolBatchContext<Context>,
+    onAbandoned: ExecuteToolCallsOptions['onAbandoned'],
   ): unknown {
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     const runSignal = context.signal;
+    const toolCallId = toolCall.id;
     if (timeoutMs === undefined && runSignal === undefined) {
       return tool.execute(input, callContext(context, toolCallId, neverAborted));
     }
@@ -148,14 +158,19 @@ export class ToolRunner {
     const controller = new AbortController();
     return new Promise<unknown>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let executing: Promise<unknown> | undefined;
       const cleanup = (): void => {
         if (timer !== undefined) clearTimeout(timer);
         runSignal?.removeEventListener('abort', onAbort);
+      };
+      const abandon = (): void => {
+        if (executing !== undefined) onAbandoned?.(toolCall, executing.then(ignore, ignore));
       };
       const onAbort = (): void => {
         cleanup();
         controller.abort(runSignal?.reason);
         reject(new ToolInterruption('aborted', 'The run was aborted while this tool call was running.'));
+        abandon();
       };
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => {
@@ -163,11 +178,13 @@ export class ToolRunner {
           const message = `Tool "${tool.name}" timed out after ${timeoutMs} ms. Try a smaller request, or a different approach.`;
           controller.abort(new ToolInterruption('timeout', message));
           reject(new ToolInterruption('timeout', message));
+          abandon();
         }, timeoutMs);
       }
       runSignal?.addEventListener('abort', onAbort, { once: true });
       try {
-        Promise.resolve(tool.execute(input, callContext(context, toolCallId, controller.signal))).then(
+        executing = Promise.resolve(tool.execute(input, callContext(context, toolCallId, controller.signal)));
+        executing.then(
           (value) => {
             cleanup();
             resolve(value);
@@ -202,7 +219,15 @@ function isInterruption(error: unknown): error is ToolInterruption {
   }
 }
 
+/** The model-facing error of a call to a tool the registry does not have. */
+export function unknownToolMessage(name: string, registry: ToolRegistry): string {
+  const available = Object.keys(registry);
+  return `Unknown tool "${name}". Available tools: ${available.length === 0 ? '(none)' : available.join(', ')}. Call one of these by its exact name.`;
+}
+
 const neverAborted: AbortSignal = new AbortController().signal;
+
+const ignore = (): void => {};
 
 /** One call's context. `Object.assign` rather than a spread: a third of the per-call cost in profiles. */
 function callContext(context: object, toolCallId: string, signal: AbortSignal): ToolExecutionContext {

@@ -1,5 +1,7 @@
 import type { EventEmitter } from 'eventemitter3';
+import { metadataOnly } from './redact-trace-content.js';
 import type {
+  TraceContent,
   TraceEmitter,
   TraceEvent,
   TraceEventData,
@@ -7,11 +9,20 @@ import type {
   TraceEventType,
 } from './trace-events.js';
 
-/** Where one run's events go: the returned `traces`, the `traceEmitter`, and `on()` listeners. */
+/**
+ * Where one run's events go: the returned `traces`, this run's own listeners (`onEvent`, a
+ * `RunStream`), the `traceEmitter`, and the instance's `on()` listeners.
+ */
 export interface TraceDispatcherOptions {
   readonly runId: string;
   readonly parentRunId?: string;
   readonly collect: boolean;
+  /** The array collected events go into. @default a new array */
+  readonly traces?: TraceEvent[];
+  /** `'metadata'` strips message text, tool arguments and results from every event. @default 'full' */
+  readonly content?: TraceContent;
+  /** Listeners of this run only, called first, in order. */
+  readonly runListeners?: readonly ((event: TraceEvent) => void)[];
   readonly traceEmitter?: TraceEmitter;
   readonly emitter: EventEmitter;
   readonly now: () => number;
@@ -24,17 +35,26 @@ export interface TraceDispatcherOptions {
  * The timestamp is the clock rounded to whole milliseconds; durations (`durationMs`) keep the clock's resolution.
  */
 export class TraceDispatcher {
-  readonly traces: TraceEvent[] = [];
+  readonly traces: TraceEvent[];
   turn = 0;
   #seq = 0;
   readonly #options: TraceDispatcherOptions;
+  readonly #metadataOnly: boolean;
 
   constructor(options: TraceDispatcherOptions) {
     this.#options = options;
+    this.traces = options.traces ?? [];
+    this.#metadataOnly = options.content === 'metadata';
   }
 
-  emit<Type extends TraceEventType>(type: Type, data: TraceEventData[Type]): TraceEventOf<Type> {
+  /** True with `traceContent: 'metadata'`: text built for events must not quote arguments or results. */
+  get metadataOnly(): boolean {
+    return this.#metadataOnly;
+  }
+
+  emit<Type extends TraceEventType>(type: Type, raw: TraceEventData[Type]): TraceEventOf<Type> {
     const options = this.#options;
+    const data = this.#metadataOnly ? metadataOnly(type, raw) : raw;
     const event = {
       type,
       timestamp: Math.round(options.now()),
@@ -45,6 +65,16 @@ export class TraceDispatcher {
       data,
     } as TraceEventOf<Type>;
     if (options.collect) this.traces.push(event as TraceEvent);
+    const runListeners = options.runListeners;
+    if (runListeners !== undefined) {
+      for (const listener of runListeners) {
+        try {
+          listener(event as TraceEvent);
+        } catch (error) {
+          this.#sinkFailed(error, event as TraceEvent);
+        }
+      }
+    }
     const sink = options.traceEmitter;
     if (sink !== undefined) {
       try {

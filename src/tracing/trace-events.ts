@@ -2,8 +2,24 @@ import type { ChatMessage, ToolCall } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import type { Usage } from '../model/usage.js';
 
-/** Why a run ended. */
-export type StopReason = 'final' | 'max_turns' | 'stop_condition' | 'aborted';
+/**
+ * Why a run ended. `'budget_exceeded'`: a `budget` limit was reached; `'loop_detected'`: the loop
+ * guard saw the model keep repeating itself (see `loopGuard`).
+ */
+export type StopReason =
+  'final' | 'max_turns' | 'stop_condition' | 'aborted' | 'budget_exceeded' | 'loop_detected';
+
+/** What trace events carry: everything, or no message text, tool arguments or tool results. */
+export type TraceContent = 'full' | 'metadata';
+
+/** A budget limit, by its option name. */
+export type BudgetLimit = 'maxTotalTokens' | 'maxToolCalls' | 'maxDurationMs' | 'maxCostUsd';
+
+/** A tool call named in a warning: its id and tool name, never its arguments. */
+export interface ToolCallReference {
+  readonly id: string;
+  readonly name: string;
+}
 
 /** The payload of each trace event type. */
 export interface TraceEventData {
@@ -14,18 +30,30 @@ export interface TraceEventData {
     readonly requestId: string;
   };
   llm_call: {
-    /** The messages sent on this call: a snapshot that later turns never change. */
+    /**
+     * The messages sent on this call (what `prepareTurn` sent, when it replaced them): a snapshot
+     * that later turns never change. Empty with `traceContent: 'metadata'`.
+     */
     readonly messages: readonly ChatMessage[];
-    /** The full response, `reasoning_content` included. */
+    /** How many messages were sent on this call, in both trace content modes. */
+    readonly messageCount: number;
+    /**
+     * The full response, `reasoning_content` included. With `traceContent: 'metadata'`: `content`
+     * is null, `reasoning_content` is left out and tool call arguments are `''`.
+     */
     readonly response: ModelResponse;
     readonly usage: Usage | undefined;
     readonly durationMs: number;
     /** True for the extra call with tools disabled after `maxTurns` (`onMaxTurns: 'final_answer'`). */
     readonly finalAnswer: boolean;
   };
+  /** `content` is `''` with `traceContent: 'metadata'`. */
   reasoning_content: { readonly content: string };
+  /** `delta` is `''` with `traceContent: 'metadata'` (the event still marks the time). */
   content_delta: { readonly delta: string };
+  /** `delta` is `''` with `traceContent: 'metadata'`. */
   reasoning_delta: { readonly delta: string };
+  /** `argumentsDelta` is `''` with `traceContent: 'metadata'`. */
   tool_call_delta: {
     readonly index: number;
     readonly id?: string;
@@ -33,29 +61,65 @@ export interface TraceEventData {
     readonly argumentsDelta: string;
   };
   tool_call: {
+    /** The call as it runs (after `repairToolCall`); its arguments are `''` with `traceContent: 'metadata'`. */
     readonly toolCall: ToolCall;
     /** The id the model sent, when it had to be made unique within the turn. */
     readonly originalId?: string;
   };
+  tool_call_repaired: {
+    readonly toolCallId: string;
+    /** The call the model sent, which failed to parse or validate or named an unknown tool. */
+    readonly original: ToolCall;
+    /** The call `repairToolCall` returned, which runs instead (with the original's id). */
+    readonly repaired: ToolCall;
+    /** Why the original could not run. */
+    readonly errorCode: 'unknown_tool' | 'invalid_json' | 'invalid_arguments';
+    /** The error the model would have received; `''` with `traceContent: 'metadata'`. */
+    readonly error: string;
+  };
   tool_result: {
     readonly toolCallId: string;
     readonly name: string;
-    /** The tool's return value, when it succeeded. */
+    /** The tool's return value, when it succeeded (left out with `traceContent: 'metadata'`). */
     readonly result?: unknown;
-    /** The error message sent to the model, when it failed. */
+    /** The error message sent to the model, when it failed (`''` with `traceContent: 'metadata'`). */
     readonly error?: string;
     readonly errorCode?: string;
-    /** What the model receives as the tool message content. */
+    /** What the model receives as the tool message content (`''` with `traceContent: 'metadata'`). */
     readonly content: string;
+    /** The length of `content` in characters, in both trace content modes. */
+    readonly contentLength: number;
     readonly durationMs: number;
   };
-  warning: { readonly code: string; readonly message: string };
-  error: { readonly message: string; readonly code?: string; readonly name: string };
+  warning: {
+    /**
+     * What happened: `max_turns`, `length`, `truncated_tool_call`, `final_answer_tool_calls`,
+     * `repeated_tool_call`, `repeated_tool_errors`, `budget_exceeded`, `tools_still_running`,
+     * `repair_failed`.
+     */
+    readonly code: string;
+    /** For people; never holds tool arguments or results. */
+    readonly message: string;
+    /** The tool it is about (`repeated_tool_call`, `repeated_tool_errors`, `repair_failed`). */
+    readonly toolName?: string;
+    /** The calls it is about (`repeated_tool_call`: the blocked call; `tools_still_running`: every call still running). */
+    readonly toolCalls?: readonly ToolCallReference[];
+    /** The limit that was reached (`budget_exceeded`). */
+    readonly limit?: BudgetLimit;
+  };
+  error: {
+    /** What went wrong (`''` with `traceContent: 'metadata'`: adapter errors can quote the response). */
+    readonly message: string;
+    readonly code?: string;
+    readonly name: string;
+  };
   run_end: {
     readonly stopReason: StopReason | 'error';
     readonly turns: number;
     readonly usage: Usage;
     readonly durationMs: number;
+    /** What the run cost in USD, when `budget.pricing` is given. */
+    readonly costUsd?: number;
   };
 }
 
@@ -80,7 +144,7 @@ export interface TraceEventOf<Type extends TraceEventType> {
   readonly data: TraceEventData[Type];
 }
 
-/** The discriminated union of all trace events. */
+/** The discriminated union of all trace events, on `type`. */
 export type TraceEvent = { [Type in TraceEventType]: TraceEventOf<Type> }[TraceEventType];
 
 /** Receives trace events: a JSONL file, a logger, an HTTP endpoint. May be async; failures never stop a run. */

@@ -61,7 +61,10 @@ describe('ExplorationOrchestrator over axios', () => {
     const events: TraceEvent[] = [];
     const warn = vi.fn();
     const adapter = new ScriptedAdapter([
-      ...Array.from({ length: 5 }, () => ScriptedAdapter.toolCalls([['list_files', { path: 'lib' }]])),
+      // Five different folders: the same call five times in a row would be caught by the loop guard.
+      ...['lib', 'lib/core', 'lib/adapters', 'lib/helpers', 'lib/platform'].map((path) =>
+        ScriptedAdapter.toolCalls([['list_files', { path }]]),
+      ),
       ScriptedAdapter.text('Partial: lib/ holds the core, adapters and helpers.'),
     ]);
     const explorer = new ExplorationOrchestrator({
@@ -91,6 +94,31 @@ describe('ExplorationOrchestrator over axios', () => {
     const summaryCall = events.filter((event) => event.type === 'llm_call').at(-1);
     expect(summaryCall?.data).toMatchObject({ finalAnswer: true });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', data: { turns: 6, stopReason: 'max_turns' } });
+  });
+
+  it('summarizes with tools off when the loop guard stops a model that keeps repeating one call', async () => {
+    const warn = vi.fn();
+    const adapter = new ScriptedAdapter([
+      ...Array.from({ length: 4 }, () => ScriptedAdapter.toolCalls([['list_files', { path: 'lib' }]])),
+      ScriptedAdapter.text('Partial: lib/ holds the core.'),
+    ]);
+    const explorer = new ExplorationOrchestrator({
+      repoRoot: axiosRoot,
+      adapter,
+      maxSteps: 10,
+      logger: { warn },
+    });
+    const summary = await explorer.run('Explain the main axios API');
+
+    expect(explorer.stopReason).toBe('loop_detected');
+    expect(explorer.steps).toBe(4);
+    expect(summary).toBe('Partial: lib/ holds the core.');
+    expect(adapter.calls[4]!.options.toolChoice).toBe('none');
+    // The third call was not run: the model was told it repeats itself.
+    expect(JSON.parse(String(adapter.calls[3]!.messages.at(-1)!.content)).error).toMatch(
+      /repeating yourself/,
+    );
+    expect(warn.mock.calls[0]?.[0]).toContain('kept repeating the same tool call');
   });
 
   it('gives the model an error for a missing file and keeps exploring', async () => {

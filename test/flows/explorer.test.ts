@@ -167,9 +167,22 @@ describe('explorer subagent', () => {
     });
   });
 
-  it('asks for the report with tools off when the depth budget runs out', async () => {
+  it('still answers with its report when the loop guard stops a model repeating one search', async () => {
     const child = new ScriptedAdapter([
       ...Array.from({ length: 4 }, () => ScriptedAdapter.toolCalls([['grep_repo', { pattern: 'axios' }]])),
+      ScriptedAdapter.text(reportText),
+    ]);
+    await expect(runExplorer({ adapter: child, root, question: report.question })).resolves.toEqual(report);
+    expect(child.calls).toHaveLength(5);
+    expect(child.calls[4]!.options.toolChoice).toBe('none');
+  });
+
+  it('asks for the report with tools off when the depth budget runs out', async () => {
+    const child = new ScriptedAdapter([
+      // Four different patterns: the same call four times in a row would be caught by the loop guard.
+      ...['axios', 'request', 'adapter', 'headers'].map((pattern) =>
+        ScriptedAdapter.toolCalls([['grep_repo', { pattern }]]),
+      ),
       ScriptedAdapter.text(reportText),
     ]);
     await expect(

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolOrchestrator, UnexpectedResponseError, defineTool } from '../../src/index.js';
-import type { ChatMessage, ModelAdapter, ModelResponse, OnMaxTurns, TraceEvent } from '../../src/index.js';
+import type {
+  ChatMessage,
+  LoopGuardOptions,
+  ModelAdapter,
+  ModelResponse,
+  OnMaxTurns,
+  RunResult,
+  TraceEvent,
+} from '../../src/index.js';
 import { hostileThrownValues } from '../support/hostile-values.js';
 import { expectPairedToolEvents, expectValidTranscript } from '../support/transcript.js';
 
@@ -114,15 +122,23 @@ const responseArbitrary = fc.oneof(
 );
 
 describe('loop invariants under random model behaviour, in and out of the adapter contract', () => {
-  it('answers every tool call once, respects maxTurns, pairs every tool_call event with a tool_result, and throws only typed errors', async () => {
+  it('answers every tool call once, respects maxTurns and the budget, pairs every tool_call event with a tool_result, and throws only typed errors, through run() and stream()', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(responseArbitrary, { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 1, max: 6 }),
         fc.constantFrom<OnMaxTurns>('return', 'final_answer'),
         fc.integer({ min: 1, max: 3 }),
-        fc.boolean(),
-        async (script, maxTurns, onMaxTurns, toolConcurrency, stream) => {
+        fc.constantFrom('run', 'run-streaming', 'stream()'),
+        fc.constantFrom<LoopGuardOptions | boolean | undefined>(
+          undefined,
+          false,
+          { identicalCalls: 2, repeatedErrors: 1, action: 'block' },
+          { identicalCalls: 2, action: 'stop' },
+          { identicalCalls: 2, action: 'warn' },
+        ),
+        fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+        async (script, maxTurns, onMaxTurns, toolConcurrency, mode, loopGuard, maxToolCalls) => {
           let calls = 0;
           const received: ChatMessage[][] = [];
           const next = (messages: readonly ChatMessage[]): unknown => {
@@ -146,11 +162,24 @@ describe('loop invariants under random model behaviour, in and out of the adapte
             maxTurns,
             onMaxTurns,
             toolConcurrency,
-            stream,
+            stream: mode === 'run-streaming',
+            ...(loopGuard === undefined ? {} : { loopGuard }),
+            ...(maxToolCalls === undefined ? {} : { budget: { maxToolCalls } }),
             traceEmitter: (event) => void events.push(event),
           });
           let failure: unknown;
-          const result = await orchestrator.run([{ role: 'user', content: 'go' }]).catch((error: unknown) => {
+          const input = [{ role: 'user' as const, content: 'go' }];
+          let streamed: TraceEvent[] | undefined;
+          let pending: Promise<RunResult>;
+          if (mode === 'stream()') {
+            const stream = orchestrator.stream(input);
+            streamed = [];
+            for await (const event of stream) streamed.push(event);
+            pending = stream.result;
+          } else {
+            pending = orchestrator.run(input);
+          }
+          const result = await pending.catch((error: unknown) => {
             failure = error;
             return undefined;
           });
@@ -173,6 +202,21 @@ describe('loop invariants under random model behaviour, in and out of the adapte
           // 4. Every tool_call event has its tool_result; seq counts up from 0.
           expectPairedToolEvents(events);
           if (result !== undefined) expect(result.traces).toEqual(events);
+
+          // 5. stream() yields exactly the run's events, in order, whether it succeeded or failed.
+          if (streamed !== undefined) expect(streamed).toEqual(events);
+
+          // 6. No more tool calls ran than the budget allows.
+          if (maxToolCalls !== undefined) {
+            const ran = events.filter(
+              (event) =>
+                event.type === 'tool_result' &&
+                !['budget_exceeded', 'repeated_tool_call', 'loop_detected', 'invalid_tool_call'].includes(
+                  event.data.errorCode ?? '',
+                ),
+            );
+            expect(ran.length).toBeLessThanOrEqual(maxToolCalls);
+          }
         },
       ),
       { numRuns: 300 },

@@ -516,11 +516,17 @@ describe('ToolOrchestrator', () => {
     ]);
     setTimeout(() => controller.abort(), 30);
     const started = Date.now();
-    const result = await new ToolOrchestrator(adapter, { slow }).run([user('go')], undefined, {
-      signal: controller.signal,
-    });
+    // `hang` ignores its signal: the run waits abortGraceMs for it, then settles and names it.
+    const result = await new ToolOrchestrator(adapter, { slow }, { abortGraceMs: 100 }).run(
+      [user('go')],
+      undefined,
+      { signal: controller.signal },
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(result.stopReason).toBe('aborted');
+    expect(result.traces.filter((event) => event.type === 'warning').map((event) => event.data)).toEqual([
+      expect.objectContaining({ code: 'tools_still_running', toolCalls: [{ id: 'hang', name: 'slow' }] }),
+    ]);
     const toolMessages = result.messages.filter((message) => message.role === 'tool');
     expect(toolMessages.map((message) => message.tool_call_id)).toEqual(['fast', 'hang', 'never']);
     expect(toolMessages[0]!.content).toBe('late');

@@ -112,17 +112,23 @@ export class ExplorationOrchestrator {
       options.signal === undefined ? {} : { signal: options.signal },
     );
     const reachedMaxSteps = result.stopReason === 'max_turns';
+    const summarized = result.traces.some((event) => event.type === 'llm_call' && event.data.finalAnswer);
     this.memory = result.messages;
     this.traces = result.traces;
     this.stopReason = result.stopReason;
-    // `turns` counts the summary call at the limit too; steps are the calls with tools on.
-    this.steps = reachedMaxSteps ? result.turns - 1 : result.turns;
+    // `turns` counts the summary call with tools off too; steps are the calls with tools on.
+    this.steps = summarized ? result.turns - 1 : result.turns;
     this.explorationComplete = summary !== undefined;
     this.understanding = summary ?? result.content;
     if (reachedMaxSteps) {
       this.#options.logger?.warn(
         `Exploration reached maxSteps (${this.maxSteps}) before the model called finish_exploration; ` +
           'the understanding is a summary made with tools off. Raise maxSteps for a complete exploration.',
+      );
+    } else if (result.stopReason === 'loop_detected') {
+      this.#options.logger?.warn(
+        'Exploration stopped because the model kept repeating the same tool call (the loop guard); ' +
+          'the understanding is a summary made with tools off.',
       );
     }
     return this.understanding;

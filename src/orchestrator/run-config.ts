@@ -1,0 +1,33 @@
+import type { ModelAdapter, ModelToolDefinition, ToolChoice } from '../model/model-adapter.js';
+import type { ToolRegistry } from '../tools/define-tool.js';
+import type { ToolRunner } from '../tools/tool-runner.js';
+import type { RunBudget } from './budget.js';
+import type { ResolvedLoopGuard } from './loop-guard.js';
+import type { OnMaxTurns } from './orchestrator-options.js';
+import type { StopCondition } from './stop-conditions.js';
+import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
+
+/** How one run behaves: the orchestrator's options with the run's own applied, resolved once. */
+export interface RunConfig {
+  readonly adapter: ModelAdapter;
+  readonly registry: ToolRegistry;
+  readonly tools: readonly ModelToolDefinition[];
+  readonly runner: ToolRunner;
+  /** The caller's context handed to tools. */
+  readonly context: object;
+  readonly maxTurns: number;
+  readonly onMaxTurns: OnMaxTurns;
+  readonly finalAnswerPrompt: string | undefined;
+  /** Read the adapter's stream (deltas become events). */
+  readonly stream: boolean;
+  readonly concurrency: number;
+  readonly stopConditions: readonly StopCondition[];
+  readonly prepareTurn: PrepareTurnHook | undefined;
+  readonly toolChoice: ToolChoice | undefined;
+  readonly resetToolChoice: boolean;
+  readonly repairToolCall: RepairToolCall | undefined;
+  readonly loopGuard: ResolvedLoopGuard | undefined;
+  readonly budget: RunBudget | undefined;
+  readonly abortGraceMs: number;
+  readonly now: () => number;
+}

@@ -1,0 +1,101 @@
+import type { StopReason } from '../tracing/trace-events.js';
+import { spentOverrun } from './budget.js';
+import { callModelStep } from './call-model-step.js';
+import { assistantMessage, executeToolsStep } from './execute-tools-step.js';
+import { recordOverrun } from './gate-tool-calls.js';
+import { prepareTurnStep } from './prepare-turn-step.js';
+import type { RunConfig } from './run-config.js';
+import type { RunState } from './run-state.js';
+import { isForcedChoice } from './validate-run-controls.js';
+
+/**
+ * The loop, one turn after another: check the limits, prepare the call, call the model, run the
+ * tools, check the stop conditions. Every step reads and writes `state` only, so the loop could
+ * stop after any step and go on later from the same state.
+ */
+export async function runLoop(state: RunState, config: RunConfig): Promise<StopReason> {
+  for (;;) {
+    if (state.signal?.aborted) return 'aborted';
+    if (state.turns >= config.maxTurns) return 'max_turns';
+    if (config.budget !== undefined) {
+      const overrun = spentOverrun(config.budget, state.usage, config.now() - state.startedAt);
+      if (overrun !== undefined) {
+        recordOverrun(state, overrun);
+        return 'budget_exceeded';
+      }
+    }
+    state.trace.turn = state.turns;
+    const plan = await prepareTurnStep(state, config, false);
+    const { response, rejectedCalls } = await callModelStep(state, {
+      adapter: config.adapter,
+      messages: plan.messages,
+      tools: plan.tools,
+      toolChoice: plan.toolChoice,
+      stream: config.stream,
+      now: config.now,
+      finalAnswer: false,
+    });
+    if ((response.tool_calls?.length ?? 0) === 0) {
+      if (response.finish_reason === 'length') {
+        state.trace.emit('warning', {
+          code: 'length',
+          message: 'The model stopped at its token limit; the answer may be cut short.',
+        });
+      }
+      state.messages.push(assistantMessage(response));
+      return 'final';
+    }
+    if (plan.standingChoice && config.resetToolChoice && isForcedChoice(plan.toolChoice)) {
+      state.toolChoiceReset = true;
+    }
+    if (response.finish_reason === 'length') {
+      state.trace.emit('warning', {
+        code: 'truncated_tool_call',
+        message:
+          'The model stopped at its token limit while writing tool calls; their arguments may be cut short and fail to parse.',
+      });
+    }
+    const executed = await executeToolsStep(state, response, { rejectedCalls, plan, config });
+    if (state.signal?.aborted) return 'aborted';
+    if (executed.stop !== undefined) return executed.stop;
+    for (const condition of config.stopConditions) {
+      if (
+        condition({
+          turn: state.trace.turn,
+          response,
+          toolCalls: executed.toolCalls,
+          outcomes: executed.outcomes,
+          messages: state.messages,
+        })
+      ) {
+        return 'stop_condition';
+      }
+    }
+  }
+}
+
+/** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */
+export async function finalAnswerStep(state: RunState, config: RunConfig): Promise<void> {
+  state.trace.turn = state.turns;
+  if (config.finalAnswerPrompt !== undefined) {
+    state.messages.push({ role: 'user', content: config.finalAnswerPrompt });
+  }
+  const plan = await prepareTurnStep(state, config, true);
+  const { response } = await callModelStep(state, {
+    adapter: config.adapter,
+    messages: plan.messages,
+    tools: config.tools,
+    toolChoice: undefined,
+    stream: config.stream,
+    now: config.now,
+    finalAnswer: true,
+  });
+  if ((response.tool_calls?.length ?? 0) > 0) {
+    state.trace.emit('warning', {
+      code: 'final_answer_tool_calls',
+      message:
+        'The model asked for tools on the final answer call, where tools are disabled; those calls were not run and are left out of the transcript (they are in the llm_call event).',
+    });
+  }
+  state.messages.push(assistantMessage(response, []));
+}
