@@ -1,4 +1,5 @@
 import { AbortedError } from '../errors/aborted-error.js';
+import { whenAborted } from '../shared/when-aborted.js';
 
 /**
  * Settles with `pending`, or rejects with an `AbortedError` as soon as `signal` aborts, whichever
@@ -7,16 +8,14 @@ import { AbortedError } from '../errors/aborted-error.js';
  */
 export function raceAbort<T>(pending: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new AbortedError({ cause: signal.reason }));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = whenAborted(signal, () => reject(new AbortedError({ cause: signal.reason })));
     Promise.resolve(pending).then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWatching();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWatching();
         reject(error);
       },
     );

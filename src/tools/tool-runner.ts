@@ -2,6 +2,7 @@ import type { ToolCall } from '../model/messages.js';
 import { describeThrown, kindOf } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
+import { whenAborted } from '../shared/when-aborted.js';
 import { parseArguments } from './parse-arguments.js';
 import { capContent, errorContent, serializeResult } from './serialize-result.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tool-call-outcome.js';
@@ -150,29 +151,25 @@ export class ToolRunner {
   ): unknown {
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     const runSignal = context.signal;
-    const toolCallId = toolCall.id;
-    if (timeoutMs === undefined && runSignal === undefined) {
-      return tool.execute(input, callContext(context, toolCallId, neverAborted));
-    }
-    // Only calls that can be interrupted pay for a controller, timers and listeners.
-    const controller = new AbortController();
+    // Only calls that can time out pay for a controller of their own; the others get the run's
+    // signal itself (or one that never aborts).
+    const controller = timeoutMs === undefined ? undefined : new AbortController();
+    const returned: unknown = tool.execute(
+      input,
+      callContext(context, toolCall.id, controller?.signal ?? runSignal ?? neverAborted),
+    );
+    // A synchronous tool has finished: there is nothing left to interrupt or time out.
+    if (!isPromiseLike(returned) || (timeoutMs === undefined && runSignal === undefined)) return returned;
+    const executing = Promise.resolve(returned);
     return new Promise<unknown>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      let executing: Promise<unknown> | undefined;
+      let stopWatching: (() => void) | undefined;
       const cleanup = (): void => {
         if (timer !== undefined) clearTimeout(timer);
-        runSignal?.removeEventListener('abort', onAbort);
+        stopWatching?.();
       };
-      const abandon = (): void => {
-        if (executing !== undefined) onAbandoned?.(toolCall, executing.then(ignore, ignore));
-      };
-      const onAbort = (): void => {
-        cleanup();
-        controller.abort(runSignal?.reason);
-        reject(new ToolInterruption('aborted', 'The run was aborted while this tool call was running.'));
-        abandon();
-      };
-      if (timeoutMs !== undefined) {
+      const abandon = (): void => onAbandoned?.(toolCall, executing.then(ignore, ignore));
+      if (controller !== undefined) {
         timer = setTimeout(() => {
           cleanup();
           const message = `Tool "${tool.name}" timed out after ${timeoutMs} ms. Try a smaller request, or a different approach.`;
@@ -181,25 +178,35 @@ export class ToolRunner {
           abandon();
         }, timeoutMs);
       }
-      runSignal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        executing = Promise.resolve(tool.execute(input, callContext(context, toolCallId, controller.signal)));
-        executing.then(
-          (value) => {
-            cleanup();
-            resolve(value);
-          },
-          (error: unknown) => {
-            cleanup();
-            reject(error);
-          },
-        );
-      } catch (error) {
-        cleanup();
-        reject(error);
+      if (runSignal !== undefined) {
+        stopWatching = whenAborted(runSignal, () => {
+          cleanup();
+          controller?.abort(runSignal.reason);
+          reject(new ToolInterruption('aborted', 'The run was aborted while this tool call was running.'));
+          abandon();
+        });
       }
+      executing.then(
+        (value) => {
+          cleanup();
+          resolve(value);
+        },
+        (error: unknown) => {
+          cleanup();
+          reject(error);
+        },
+      );
     });
   }
+}
+
+/** True for a promise or any other thenable (a tool may return either). */
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 class ToolInterruption extends Error {
