@@ -68,22 +68,41 @@ class ItemLog<T> {
       this.#cursors.delete(cursor);
       return { done: true, value: undefined };
     };
-    const next = (): Promise<IteratorResult<T>> => {
-      if (!this.#cursors.has(cursor)) return Promise.resolve(done());
+    /** The next result, or `undefined` when the reader has to wait for the writer. */
+    const take = (): IteratorResult<T> | { readonly error: unknown } | undefined => {
+      if (!this.#cursors.has(cursor)) return done();
       const index = cursor.position - this.#base;
       if (index < this.#items.length) {
         const value = this.#items[index]!;
         cursor.position++;
         if (this.#release) this.#drop();
-        return Promise.resolve({ done: false, value });
+        return { done: false, value };
       }
-      if (this.#ended) {
-        done();
-        return this.#failure !== undefined && rethrow
-          ? Promise.reject(this.#failure.error)
-          : Promise.resolve({ done: true, value: undefined });
-      }
-      return new Promise<void>((resolve) => this.#waiting.push(resolve)).then(next);
+      if (!this.#ended) return undefined;
+      done();
+      return this.#failure !== undefined && rethrow ? this.#failure : { done: true, value: undefined };
+    };
+    const settle = (
+      taken: IteratorResult<T> | { readonly error: unknown },
+      resolve: (result: IteratorResult<T>) => void,
+      reject: (error: unknown) => void,
+    ): void => {
+      if (isFailure(taken)) reject(taken.error);
+      else resolve(taken);
+    };
+    const next = (): Promise<IteratorResult<T>> => {
+      const taken = take();
+      if (taken !== undefined) return isFailure(taken) ? Promise.reject(taken.error) : Promise.resolve(taken);
+      // Waiting: settled with the result itself when the writer wakes the reader, not with a
+      // promise of it, which would cost the reader extra turns of the microtask queue per event.
+      return new Promise<IteratorResult<T>>((resolve, reject) => {
+        const retry = (): void => {
+          const later = take();
+          if (later === undefined) this.#waiting.push(retry);
+          else settle(later, resolve, reject);
+        };
+        this.#waiting.push(retry);
+      });
     };
     return {
       next,
@@ -108,6 +127,11 @@ class ItemLog<T> {
       this.#base = lowest;
     }
   }
+}
+
+/** True for a failed run's error, rather than an iterator result. */
+function isFailure<T>(taken: IteratorResult<T> | { readonly error: unknown }): taken is { readonly error: unknown } {
+  return !('done' in taken);
 }
 
 /** The orchestrator's side of a `RunStream`: what the run feeds it. */
