@@ -1,17 +1,19 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,stream,code,mcp] [-- --rounds=N]` from the repository root.
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,stream,code,mcp] [-- --rounds=N]` from the repository root.
  * Writes the report to stdout and to bench/results/.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
+import { runRunApiSuite } from './loop/run-api-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 
-type Suite = 'loop' | 'stream' | 'code' | 'mcp';
+type Suite = 'loop' | 'run-api' | 'stream' | 'code' | 'mcp';
+const suiteNames: readonly Suite[] = ['loop', 'run-api', 'stream', 'code', 'mcp'];
 
 interface CliOptions {
   readonly quick: boolean;
@@ -23,10 +25,10 @@ function parseArguments(argv: readonly string[]): CliOptions {
   const quick = argv.includes('--quick');
   const value = (name: string): string | undefined =>
     argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const suites = (value('only')?.split(',') ?? ['loop', 'stream', 'code', 'mcp']) as Suite[];
+  const suites = (value('only')?.split(',') ?? [...suiteNames]) as Suite[];
   for (const suite of suites) {
-    if (!['loop', 'stream', 'code', 'mcp'].includes(suite))
-      throw new Error(`--only takes loop, stream, code and mcp; got "${suite}".`);
+    if (!suiteNames.includes(suite))
+      throw new Error(`--only takes ${suiteNames.join(', ')}; got "${suite}".`);
   }
   const rounds = Number(value('rounds') ?? (quick ? 1 : 5));
   if (!Number.isInteger(rounds) || rounds < 1)
@@ -66,6 +68,18 @@ async function main(): Promise<void> {
     });
     sections.push(report.markdown, '');
     log(`Loop overhead took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (options.suites.includes('run-api')) {
+    log('The run API against plain run() (the variants alternate in one process per scenario and round):');
+    const report = await runRunApiSuite({
+      rounds: options.rounds,
+      child: options.quick
+        ? { warmupMs: 0, timedMs: 200, minCycles: 3 }
+        : { warmupMs: 500, timedMs: 3000, minCycles: 20 },
+      log,
+    });
+    sections.push(report.markdown, '');
+    log(`Up to the run API: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (options.suites.includes('stream')) {
     log('Streaming and the wire (a local server in a worker thread, a fresh process per job and round):');

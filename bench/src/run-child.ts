@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 /** The child entry points, compiled once per benchmark run so children start without a TypeScript loader. */
 export const childEntries = [
   'loop-child',
+  'run-api-child',
   'stream-child',
   'sse-server-worker',
   'code-child',
@@ -15,6 +16,7 @@ export type ChildEntry = (typeof childEntries)[number];
 
 const sources: Record<ChildEntry, string> = {
   'loop-child': './loop/loop-child.ts',
+  'run-api-child': './loop/run-api-child.ts',
   'stream-child': './stream/stream-child.ts',
   'sse-server-worker': './stream/sse-server-worker.ts',
   'code-child': './code/code-child.ts',

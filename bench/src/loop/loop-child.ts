@@ -5,7 +5,8 @@
 import { collectGarbage, mean, measureAllocation, usedHeap } from '../measure.js';
 import { loopLibraryLoaders } from './libraries/index.js';
 import { Script, buildScenario } from './scenarios.js';
-import type { PreparedRun, ScenarioName } from './scenarios.js';
+import type { ScenarioName } from './scenarios.js';
+import { verifiedRun } from './verified-run.js';
 
 export interface LoopChildOptions {
   readonly library: string;
@@ -37,25 +38,6 @@ export interface LoopChildResult {
 }
 
 const edgeTurns = 20;
-
-async function verifiedRun(run: PreparedRun, script: Script): Promise<void> {
-  const executionsBefore = script.executions;
-  script.reset();
-  const text = await run();
-  const executed = script.executions - executionsBefore;
-  const { scenario } = script;
-  if (text !== scenario.finalText) {
-    throw new Error(
-      `final text was ${JSON.stringify(text.slice(0, 80))}, expected ${JSON.stringify(scenario.finalText)}`,
-    );
-  }
-  if (executed !== scenario.expectedExecutions) {
-    throw new Error(`executed ${executed} tool calls, expected ${scenario.expectedExecutions}`);
-  }
-  if (script.turn !== scenario.turns.length) {
-    throw new Error(`made ${script.turn} model calls, expected ${scenario.turns.length}`);
-  }
-}
 
 async function measure(
   options: Omit<LoopChildOptions, 'scenarios'>,
