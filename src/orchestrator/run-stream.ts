@@ -130,7 +130,9 @@ class ItemLog<T> {
 }
 
 /** True for a failed run's error, rather than an iterator result. */
-function isFailure<T>(taken: IteratorResult<T> | { readonly error: unknown }): taken is { readonly error: unknown } {
+function isFailure<T>(
+  taken: IteratorResult<T> | { readonly error: unknown },
+): taken is { readonly error: unknown } {
   return !('done' in taken);
 }
 
