@@ -1,0 +1,6 @@
+// `tool-orchestrator/trace`: JSONL trace files and the self-contained HTML viewer (Node only).
+export { createJsonlSink } from './trace/create-jsonl-sink.js';
+export type { JsonlSinkOptions, JsonlTraceSink } from './trace/create-jsonl-sink.js';
+export { readJsonl } from './trace/read-jsonl.js';
+export { TraceFileError } from './trace/errors/trace-file-error.js';
+export type { TraceFileErrorCode, TraceFileErrorOptions } from './trace/errors/trace-file-error.js';
