@@ -8,6 +8,7 @@ export const entries = {
   deepseek: 'src/adapters/deepseek/index.ts',
   explore: 'src/explore/index.ts',
   mcp: 'src/mcp.ts',
+  otel: 'src/otel.ts',
   trace: 'src/trace.ts',
 } as const;
 

@@ -137,6 +137,11 @@ export interface TraceEventOf<Type extends TraceEventType> {
   readonly runId: string;
   /** The id of the run that spawned this one (explorer subagents). */
   readonly parentRunId?: string;
+  /**
+   * The parent run's tool call that spawned this run, when the spawning tool says so
+   * (`explore_codebase` does). Viewers nest the run under that call.
+   */
+  readonly parentToolCallId?: string;
   /** Zero-based model turn; `run_start` is turn 0. */
   readonly turn: number;
   /** Strictly increasing within a run, from 0. */
