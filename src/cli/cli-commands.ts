@@ -48,4 +48,10 @@ export const cliCommands: readonly CliCommand[] = [
     summary: 'serve the code tools to MCP hosts over stdio',
     load: async () => (await import('./mcp-command.js')).mcpCommand,
   },
+  {
+    name: 'trace',
+    usage: 'trace view RUN.jsonl',
+    summary: 'render a JSONL trace as one HTML page',
+    load: async () => (await import('./trace-command.js')).traceCommand,
+  },
 ];

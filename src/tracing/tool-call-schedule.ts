@@ -10,8 +10,9 @@
 export function toolCallStartOffsets(durations: readonly number[], batchMs: number): number[] {
   const count = durations.length;
   if (count === 0) return [];
-  // Durations are measured inside the batch, so the right pool's schedule never ends after it.
-  const tolerance = Math.max(0.001, batchMs * 1e-6);
+  // Durations are measured inside the batch, so the right pool's schedule never ends after it; but
+  // event timestamps are whole milliseconds, so the batch itself is known to within one.
+  const tolerance = 1;
   for (let workers = 1; workers < count; workers++) {
     const starts = listSchedule(durations, workers);
     let end = 0;

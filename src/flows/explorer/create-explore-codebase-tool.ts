@@ -62,6 +62,7 @@ export function createExploreCodebaseTool(options: ExploreCodebaseToolOptions) {
         root: options.root,
         question: input.question,
         parentRunId: context.runId,
+        parentToolCallId: context.toolCallId,
         signal: context.signal,
         ...(input.directory === undefined ? {} : { directory: input.directory }),
         ...(input.hints === undefined ? {} : { hints: input.hints }),

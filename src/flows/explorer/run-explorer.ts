@@ -4,7 +4,7 @@ import { Sandbox } from '../../explore/sandbox/sandbox.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import { ToolOrchestrator } from '../../orchestrator/tool-orchestrator.js';
 import type { ToolRegistry } from '../../tools/define-tool.js';
-import type { TraceEmitter } from '../../tracing/trace-events.js';
+import type { TraceEmitter, TraceEvent } from '../../tracing/trace-events.js';
 import { ExplorerTimeoutError } from '../errors/explorer-timeout-error.js';
 import { createDefaultCodeTools } from '../shared/default-code-tools.js';
 import { readStructured } from '../shared/generate-structured.js';
@@ -40,6 +40,8 @@ export interface RunExplorerOptions {
   readonly traceEmitter?: TraceEmitter;
   /** Stamped on the child's events: the parent run's id. */
   readonly parentRunId?: string;
+  /** Stamped on the child's events that reach `traceEmitter`: the parent's tool call running the explorer. */
+  readonly parentToolCallId?: string;
   readonly signal?: AbortSignal;
   /** Code tools holding `read_file` and `search_text`. @default the tool pack's, over `root` */
   readonly tools?: ToolRegistry;
@@ -102,6 +104,13 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
     read_file: readFile,
     grep_repo: createGrepRepoTool(searchText, directory),
   };
+  const parentToolCallId = options.parentToolCallId;
+  const sink = options.traceEmitter;
+  // A new envelope around the same `data`, so lazy fields such as `llm_call.data.messages` stay lazy.
+  const traceEmitter: TraceEmitter | undefined =
+    sink === undefined || parentToolCallId === undefined
+      ? sink
+      : (event) => sink({ ...event, parentToolCallId } as TraceEvent);
   const timeout = new AbortController();
   const timer = timeoutMs > 0 ? setTimeout(() => timeout.abort(), timeoutMs) : undefined;
   const signal =
@@ -113,7 +122,7 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
     finalAnswerPrompt: explorerReportRequest,
     signal,
     ...(options.stream === undefined ? {} : { stream: options.stream }),
-    ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
+    ...(traceEmitter === undefined ? {} : { traceEmitter }),
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
   });
   const system = explorerSystemPrompt({ ...options, directory, maxTurns });
@@ -133,7 +142,7 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
       schema: ExplorerReportSchema,
       schemaName: 'ExplorerReport',
       signal,
-      ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
+      ...(traceEmitter === undefined ? {} : { traceEmitter }),
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       ...(options.repair === undefined ? {} : { repair: options.repair }),
       ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
