@@ -59,7 +59,7 @@ describe('docs/cli.md matches what the CLI does', () => {
   }
 
   it('documents every flag of every command', async () => {
-    for (const command of ['tool', 'tools', 'explore']) {
+    for (const command of ['tool', 'tools', 'explore', 'trace']) {
       const help = await runBuiltCli([command, '--help']);
       for (const [flag] of help.stdout.matchAll(/--[a-z][a-z-]+/g)) {
         expect(doc, `${command} ${flag}`).toContain(flag);

@@ -45,10 +45,17 @@ function snippets(): Snippet[] {
   return found;
 }
 
+/** Packages the docs tell the reader to install beside this one, for their own snippets. */
+const documentedInstalls = [
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+];
+
 /**
  * A consumer app in a temp folder with the package as `npm pack` makes it: the tarball unpacked into
  * `node_modules/tool-orchestrator`, and beside it only what its package.json declares (dependencies
- * and peer dependencies) plus `@types/node`, linked from this repository's node_modules so nothing is
+ * and peer dependencies) plus `@types/node` and {@link documentedInstalls}, linked from this repository's node_modules so nothing is
  * downloaded. Nothing outside the tarball (`src/`, `test/`, the repo's own `dist/`) can resolve.
  */
 function createConsumerApp(): string {
@@ -67,6 +74,8 @@ function createConsumerApp(): string {
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}),
     '@types/node',
+    // docs/traces.md has the reader install the OpenTelemetry SDK and an exporter for its set-up.
+    ...documentedInstalls,
   ];
   for (const name of linked) {
     const target = join(app, 'node_modules', name);

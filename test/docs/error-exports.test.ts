@@ -10,6 +10,8 @@ const entries = {
   'tool-orchestrator/deepseek': 'deepseek.js',
   'tool-orchestrator/explore': 'explore.js',
   'tool-orchestrator/mcp': 'mcp.js',
+  'tool-orchestrator/otel': 'otel.js',
+  'tool-orchestrator/trace': 'trace.js',
 } as const;
 
 /** The error classes an entry of the built package exports. */
@@ -64,5 +66,7 @@ describe("the README's error-class statements are true (issue 17 item 14)", () =
     expect([...explore].sort()).toEqual([...errorsDocClasses('Code tools', 'Exploration flows')].sort());
     const mcp = await errorClasses(entries['tool-orchestrator/mcp']);
     expect([...mcp].sort()).toEqual([...errorsDocClasses('MCP')].sort());
+    const trace = await errorClasses(entries['tool-orchestrator/trace']);
+    expect([...trace].sort()).toEqual([...errorsDocClasses('Trace files')].sort());
   });
 });
