@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,stream,code,mcp] [-- --rounds=N]` from the repository root.
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,stream,code,mcp,trace] [-- --rounds=N]` from the repository root.
  * Writes the report to stdout and to bench/results/.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,9 +11,10 @@ import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
+import { runTraceSuite } from './trace/trace-suite.js';
 
-type Suite = 'loop' | 'run-api' | 'stream' | 'code' | 'mcp';
-const suiteNames: readonly Suite[] = ['loop', 'run-api', 'stream', 'code', 'mcp'];
+type Suite = 'loop' | 'run-api' | 'stream' | 'code' | 'mcp' | 'trace';
+const suiteNames: readonly Suite[] = ['loop', 'run-api', 'stream', 'code', 'mcp', 'trace'];
 
 interface CliOptions {
   readonly quick: boolean;
@@ -117,6 +118,23 @@ async function main(): Promise<void> {
       batches: options.quick ? 3 : 15,
       callsPerBatch: options.quick ? 50 : 300,
       startups: options.quick ? 2 : 7,
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('trace')) {
+    log('Trace sinks and the viewer (a fresh process per sink and round):');
+    const report = await runTraceSuite({
+      rounds: options.rounds,
+      sink: options.quick
+        ? { warmupMs: 0, minWarmupRuns: 2, timedMs: 200, minTimedRuns: 5, allocationRuns: 1 }
+        : { warmupMs: 500, minWarmupRuns: 5, timedMs: 1500, minTimedRuns: 20, allocationRuns: 3 },
+      render: {
+        toolTurns: 6666,
+        renders: options.quick ? 1 : 5,
+        pageLoads: options.quick ? 1 : 3,
+        chromiumPath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      },
       log,
     });
     sections.push(report.markdown, '');

@@ -11,6 +11,8 @@ export const childEntries = [
   'code-child',
   'mcp-child',
   'mcp-echo-server',
+  'sink-child',
+  'render-child',
 ] as const;
 export type ChildEntry = (typeof childEntries)[number];
 
@@ -22,6 +24,8 @@ const sources: Record<ChildEntry, string> = {
   'code-child': './code/code-child.ts',
   'mcp-child': './mcp/mcp-child.ts',
   'mcp-echo-server': './mcp/echo-server.ts',
+  'sink-child': './trace/sink-child.ts',
+  'render-child': './trace/render-child.ts',
 };
 
 const buildDirectory = fileURLToPath(new URL('../results/.build/', import.meta.url));

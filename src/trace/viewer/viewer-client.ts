@@ -465,6 +465,7 @@ export function viewerClient(): void {
   }
 
   function applyFilter(query: string, count: HTMLElement): void {
+    const started = performance.now();
     // What the page shows now, for scripts (and tests) that wait on it.
     input.dataset['applied'] = query;
     filterText = [];
@@ -480,6 +481,7 @@ export function viewerClient(): void {
       ? `${formatCount(matchCount)} of ${formatCount(records.length)} items match`
       : `${formatCount(records.length)} items`;
     if (selected >= 0 && !visible(records[selected]!)) select(-1);
+    performance.measure('trace-viewer:filter', { start: started });
   }
 
   function visible(record: ItemRecord): boolean {
@@ -605,6 +607,8 @@ export function viewerClient(): void {
   function pump(): void {
     const deadline = performance.now() + 25;
     while (nextTask < tasks.length && performance.now() < deadline) tasks[nextTask++]!();
+    if (performance.getEntriesByName('trace-viewer:first-slice').length === 0)
+      performance.mark('trace-viewer:first-slice');
     if (nextTask < tasks.length) {
       channel.port2.postMessage(null);
       return;
@@ -612,6 +616,7 @@ export function viewerClient(): void {
     channel.port1.close();
     applyFilter(input.value, count);
     document.body.dataset['ready'] = 'true';
+    performance.mark('trace-viewer:ready');
   }
   pump();
 }
