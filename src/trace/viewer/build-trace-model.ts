@@ -3,6 +3,7 @@ import type { Usage } from '../../model/usage.js';
 import { toolCallStartOffsets } from '../../tracing/tool-call-schedule.js';
 import type { TraceEvent, TraceEventData } from '../../tracing/trace-events.js';
 import { sharedPrefixLength } from '../jsonl-codec.js';
+import { placeRuns } from './place-subagent-runs.js';
 import type {
   ItemView,
   ModelItem,
@@ -356,60 +357,6 @@ function finishTurns(run: RunBuilder, at: (timestamp: number) => number): void {
     ModelItem | undefined;
   const question = firstPrompt?.prompts.find((prompt) => prompt.role === 'user')?.content;
   if (question !== undefined) run.view.label = oneLine(question);
-}
-
-/** Hangs subagent runs under their calls; returns the top-level runs in start order. */
-function placeRuns(runs: Map<string, RunBuilder>): RunView[] {
-  const roots: RunView[] = [];
-  const childCounts = new Map<ToolItem, number>();
-  const ordered = [...runs.values()].sort((a, b) => a.startTimestamp - b.startTimestamp);
-  for (const run of ordered) {
-    const parentId = run.view.parentRunId;
-    const parent = parentId === null ? undefined : runs.get(parentId);
-    if (parent === undefined) {
-      run.view.parentMissing = parentId !== null;
-      roots.push(run.view);
-      continue;
-    }
-    const call =
-      (run.parentToolCallId === undefined ? undefined : parent.tools.get(run.parentToolCallId)) ??
-      spawningCall(parent, run, childCounts);
-    if (call === undefined) parent.view.detached.push(run.view);
-    else {
-      (call.children as RunView[]).push(run.view);
-      childCounts.set(call, (childCounts.get(call) ?? 0) + 1);
-    }
-  }
-  return roots;
-}
-
-/** The parent's call whose window overlaps the child run most; ties go to the call with fewer children. */
-function spawningCall(
-  parent: RunBuilder,
-  child: RunBuilder,
-  childCounts: Map<ToolItem, number>,
-): ToolItem | undefined {
-  const start = child.view.startMs;
-  const end = start + (child.view.durationMs ?? 0);
-  let best: ToolItem | undefined;
-  let bestOverlap = Number.NEGATIVE_INFINITY;
-  for (const call of parent.tools.values()) {
-    const callEnd = call.startMs + (call.durationMs ?? Number.POSITIVE_INFINITY);
-    // Rebuilt starts can be early by the runner's own overhead: allow a little slack.
-    const slack = Math.max(2, 0.02 * (call.durationMs ?? 0));
-    if (start < call.startMs - slack || start > callEnd + slack) continue;
-    const overlap = Math.min(end, callEnd) - Math.max(start, call.startMs);
-    const better =
-      best === undefined ||
-      overlap > bestOverlap + 1e-9 ||
-      (Math.abs(overlap - bestOverlap) <= 1e-9 &&
-        (childCounts.get(call) ?? 0) < (childCounts.get(best) ?? 0));
-    if (better) {
-      best = call;
-      bestOverlap = overlap;
-    }
-  }
-  return best;
 }
 
 function defaultTitle(roots: readonly RunView[]): string {
