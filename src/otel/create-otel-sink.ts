@@ -61,6 +61,8 @@ interface RunSpans {
   lastTimestamp: number;
   /** Deltas seen since the last `llm_call`: that call was streamed. */
   streamed: boolean;
+  /** The turn of the latest `llm_call`: an error in a later turn is that turn's model call failing. */
+  modelTurn: number;
   batch: ToolBatch | undefined;
   errorType: string | undefined;
 }
@@ -112,6 +114,7 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
       model,
       lastTimestamp: event.timestamp,
       streamed: false,
+      modelTurn: -1,
       batch: undefined,
       errorType: undefined,
     });
@@ -149,6 +152,7 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
       attributes[genAi.outputMessages] = outputMessagesJson(response);
     }
     run.streamed = false;
+    run.modelTurn = event.turn;
     startChat(run, run.model ?? response.model, attributes, event.timestamp - durationMs).end(
       hrTime(event.timestamp),
     );
@@ -268,9 +272,10 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
       // The calls were still running: the runner itself threw.
       run.batch = undefined;
       toolSpans(run, batch, { type: errorType, message: event.data.message, at: event.timestamp });
-    } else {
+    } else if (event.turn > run.modelTurn) {
       failedModelCall(run, event, errorType);
     }
+    // Otherwise this turn's model call had answered: a custom tool runner or a stop condition threw.
     fail(run.span, errorType, event.data.name, event.data.message, event.timestamp);
   };
 

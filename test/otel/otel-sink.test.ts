@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOtelSink } from '../../src/otel.js';
 import { ToolOrchestrator } from '../../src/orchestrator/tool-orchestrator.js';
 import { ScriptedAdapter } from '../../src/testing/scripted-adapter.js';
+import { ToolRunner } from '../../src/tools/tool-runner.js';
 import type { TraceEvent } from '../../src/tracing/trace-events.js';
 import { runTracedScenario } from '../support/traced-scenario.js';
 import { expectScenarioSpans, fromReadableSpan } from './span-tree.js';
@@ -177,6 +178,31 @@ describe('createOtelSink', () => {
     ]);
     expect(run!.startNs).toBe(1_000_000_000n);
     expect(run!.endNs).toBe(1_003_000_000n);
+  });
+
+  it('fails the run, not a model call, when a custom tool runner throws', async () => {
+    const { exporter, tracer } = memoryTracer();
+    const runner = new (class extends ToolRunner {
+      override executeToolCalls(): never {
+        throw new Error('runner broke');
+      }
+    })({});
+    const orchestrator = new ToolOrchestrator(
+      new ScriptedAdapter([
+        ScriptedAdapter.toolCalls([['anything', {}, 'call_1']]),
+        ScriptedAdapter.text('never'),
+      ]),
+      {},
+      { toolRunner: runner, traceEmitter: createOtelSink({ tracer }) },
+    );
+    await expect(orchestrator.run([{ role: 'user', content: 'go' }])).rejects.toThrow('runner broke');
+    const spans = exporter.getFinishedSpans().map(fromReadableSpan);
+    expect(spans.map((span) => [span.name, span.status]).sort()).toEqual([
+      ['chat', 'unset'],
+      ['execute_tool anything', 'error'],
+      ['invoke_agent', 'error'],
+    ]);
+    expect(spans.find((span) => span.name === 'invoke_agent')!.statusMessage).toBe('runner broke');
   });
 
   it('uses the global tracer provider when no tracer is given', async () => {
