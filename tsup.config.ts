@@ -12,16 +12,26 @@ export const entries = {
   trace: 'src/trace.ts',
 } as const;
 
+/**
+ * Node-only entries published as ESM alone: no CommonJS copy, so they do not ship twice (issue
+ * #11 keeps the install under 2 MB beside zod). `require()` still loads them, through Node's
+ * require(esm) (Node 20.19+ and 22.12+, hence `engines`); their types are the `.d.ts` files.
+ */
+export const esmOnlyEntries: readonly (keyof typeof entries)[] = ['otel', 'trace'];
+
 export default defineConfig({
   // The CLI is a bin, not an export subpath.
   entry: { ...entries, cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
   esbuildOptions(options, { format }) {
     // The bin runs as ESM (dist/cli.js): a CommonJS build of it and its command chunks would only
-    // add weight to the install (about 55 KB; issue #11 keeps it under 2 MB beside zod).
+    // add weight to the install (about 55 KB; issue #11 keeps it under 2 MB beside zod). Nor do
+    // the ESM-only entries get one.
     if (format === 'cjs' && options.entryPoints !== undefined && !Array.isArray(options.entryPoints)) {
-      const { cli: _bin, ...library } = options.entryPoints as Record<string, string>;
-      options.entryPoints = library;
+      const commonJs = Object.entries(options.entryPoints as Record<string, string>).filter(
+        ([name]) => name !== 'cli' && !(esmOnlyEntries as readonly string[]).includes(name),
+      );
+      options.entryPoints = Object.fromEntries(commonJs);
     }
     // Without whitespace, and with syntax shortened, so the install stays under 2 MB beside zod
     // (issue #11); source maps are not shipped either. Identifiers are kept, so stack traces name

@@ -1,7 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { entries } from '../../tsup.config.js';
+import { entries, esmOnlyEntries } from '../../tsup.config.js';
 
 const root = new URL('../../', import.meta.url);
 const packageJson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
@@ -11,6 +11,7 @@ const packageJson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8
   >;
 };
 const subpathOf = (entry: string): string => (entry === 'index' ? '.' : `./${entry}`);
+const esmOnly = (entry: string): boolean => (esmOnlyEntries as readonly string[]).includes(entry);
 
 describe('package.json#exports', () => {
   it('has exactly one subpath per build entry, pointing at the files tsup writes', () => {
@@ -18,16 +19,20 @@ describe('package.json#exports', () => {
     expect(subpaths.sort()).toEqual(Object.keys(entries).map(subpathOf).sort());
     for (const entry of Object.keys(entries)) {
       const target = packageJson.exports[subpathOf(entry)];
-      expect(target).toEqual({
-        import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
-        require: { types: `./dist/${entry}.d.cts`, default: `./dist/${entry}.cjs` },
-      });
+      expect(target).toEqual(
+        esmOnly(entry)
+          ? { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` }
+          : {
+              import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
+              require: { types: `./dist/${entry}.d.cts`, default: `./dist/${entry}.cjs` },
+            },
+      );
     }
   });
 
   it('points every export at a file that the build produced', () => {
     for (const entry of Object.keys(entries)) {
-      for (const extension of ['.js', '.cjs', '.d.ts', '.d.cts']) {
+      for (const extension of esmOnly(entry) ? ['.js', '.d.ts'] : ['.js', '.cjs', '.d.ts', '.d.cts']) {
         expect(existsSync(new URL(`dist/${entry}${extension}`, root)), `dist/${entry}${extension}`).toBe(
           true,
         );
@@ -35,10 +40,11 @@ describe('package.json#exports', () => {
     }
   });
 
-  it('loads every subpath through both require and import', async () => {
+  it('loads every subpath through both require and import (an ESM-only one through require(esm))', async () => {
     const require = createRequire(new URL('package.json', root));
     for (const entry of Object.keys(entries)) {
-      const viaRequire = require(new URL(`dist/${entry}.cjs`, root).pathname) as object;
+      const file = esmOnly(entry) ? `dist/${entry}.js` : `dist/${entry}.cjs`;
+      const viaRequire = require(new URL(file, root).pathname) as object;
       const viaImport = (await import(new URL(`dist/${entry}.js`, root).href)) as object;
       expect(Object.keys(viaRequire).sort()).toEqual(Object.keys(viaImport).sort());
     }
