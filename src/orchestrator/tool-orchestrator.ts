@@ -49,8 +49,7 @@ interface StreamHooks {
 export class ToolOrchestrator<Context extends object = Record<string, unknown>> {
   readonly adapter: ModelAdapter;
   readonly toolRegistry: ToolRegistry;
-  /** The tools as the model sees them, derived once from the registry. */
-  readonly tools: readonly ModelToolDefinition[];
+  readonly #toolDefinitions: ToolDefinitionsCache;
   readonly #options: ToolOrchestratorOptions<Context>;
   readonly #runner: ToolRunner;
   readonly #emitter = new EventEmitter();
@@ -66,7 +65,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     validateOrchestratorInput(adapter, toolRegistry, options);
     this.adapter = adapter;
     this.toolRegistry = toolRegistry;
-    this.tools = modelToolDefinitions(toolRegistry);
+    this.#toolDefinitions = new ToolDefinitionsCache(toolRegistry);
     this.#options = options;
     this.#now = options.now ?? defaultNow;
     this.#generateId = options.generateId ?? defaultGenerateId;
@@ -160,12 +159,25 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     validateRunOptions(runOptions, this.toolRegistry);
   }
 
+  /**
+   * The tools as the model sees them. Derived from the registry again when it has changed (an MCP
+   * connection's registry changes in place on `tools/list_changed`), so the next model call, even
+   * of a run under way, offers the current tools.
+   */
+  get tools(): readonly ModelToolDefinition[] {
+    return this.#toolDefinitions.current();
+  }
+
   #config(runOptions: RunOptions<Context>, streaming: boolean): RunConfig {
     const options = this.#options;
+    const definitions = this.#toolDefinitions;
     return {
       adapter: this.adapter,
       registry: this.toolRegistry,
-      tools: this.tools,
+      // Read before every model call: a getter, so a registry changed mid-run is seen next turn.
+      get tools() {
+        return definitions.current();
+      },
       runner: this.#runner,
       context: runOptions.context ?? options.context ?? {},
       maxTurns: runOptions.maxTurns ?? options.maxTurns ?? 10,
@@ -332,4 +344,38 @@ function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | 
   const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
   if (given.length <= 1) return given[0];
   return AbortSignal.any(given);
+}
+
+/**
+ * The model's tool definitions of a registry, derived again only when the registry's tools changed:
+ * the check compares the registry's tool objects with those of the last derivation, in order, so
+ * it costs a pass over the registry per read, not a new array.
+ */
+class ToolDefinitionsCache {
+  readonly #registry: ToolRegistry;
+  #tools: unknown[] = [];
+  #definitions: readonly ModelToolDefinition[] = [];
+
+  constructor(registry: ToolRegistry) {
+    this.#registry = registry;
+    this.current();
+  }
+
+  current(): readonly ModelToolDefinition[] {
+    const tools = this.#tools;
+    let index = 0;
+    let same = true;
+    for (const key in this.#registry) {
+      if (!Object.hasOwn(this.#registry, key)) continue;
+      if (tools[index] !== this.#registry[key]) {
+        same = false;
+        break;
+      }
+      index++;
+    }
+    if (same && index === tools.length) return this.#definitions;
+    this.#tools = Object.values(this.#registry);
+    this.#definitions = modelToolDefinitions(this.#registry);
+    return this.#definitions;
+  }
 }

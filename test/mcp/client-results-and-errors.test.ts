@@ -208,6 +208,43 @@ describe('the tool list', () => {
     expect(changes).toBe(1);
   });
 
+  it('offers a tool that appeared mid-run on the next model call of the same run', async () => {
+    let setToolsLater: ((next: FakeTool[]) => Promise<void>) | undefined;
+    const { server, setTools } = fakeServer([{ name: 'one' }], async (name) => {
+      // The first tool's call makes the server add a second tool before it answers.
+      if (name === 'one') await setToolsLater?.([{ name: 'one' }, { name: 'two' }]);
+      return { content: [{ type: 'text', text: `ran ${name}` }] };
+    });
+    setToolsLater = setTools;
+    const { connection } = await connect(server);
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['one', {}]]),
+      ScriptedAdapter.toolCalls([['two', {}]]),
+      ScriptedAdapter.text('done'),
+    ]);
+    const orchestrator = new ToolOrchestrator(adapter, connection.tools);
+    const changed = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if ('two' in connection.tools) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 5);
+    });
+    // The second model call waits until the notification has reached the registry.
+    const run = orchestrator.run([{ role: 'user', content: 'go' }], undefined, {
+      prepareTurn: async ({ turn }) => {
+        if (turn === 1) await changed;
+      },
+    });
+    const result = await run;
+    const offered = adapter.calls.map((call) => (call.tools ?? []).map((tool) => tool.function.name));
+    expect(offered).toEqual([['one'], ['one', 'two'], ['one', 'two']]);
+    const toolMessages = result.messages.filter((message) => message.role === 'tool');
+    expect(toolMessages.map((message) => message.content)).toEqual(['ran one', 'ran two']);
+    expect(orchestrator.tools.map((tool) => tool.function.name)).toEqual(['one', 'two']);
+  });
+
   it('sanitises names, resolves collisions the same way whatever the order, and keeps the server names', async () => {
     const names = ['search.files', 'search_files', 'search files', 'x'.repeat(70), 'x'.repeat(69)];
     const registries: string[][] = [];
