@@ -209,13 +209,13 @@ describe('the tool list', () => {
   });
 
   it('offers a tool that appeared mid-run on the next model call of the same run', async () => {
-    let setToolsLater: ((next: FakeTool[]) => Promise<void>) | undefined;
+    const fake: { setTools?: (next: FakeTool[]) => Promise<void> } = {};
     const { server, setTools } = fakeServer([{ name: 'one' }], async (name) => {
       // The first tool's call makes the server add a second tool before it answers.
-      if (name === 'one') await setToolsLater?.([{ name: 'one' }, { name: 'two' }]);
+      if (name === 'one') await fake.setTools?.([{ name: 'one' }, { name: 'two' }]);
       return { content: [{ type: 'text', text: `ran ${name}` }] };
     });
-    setToolsLater = setTools;
+    fake.setTools = setTools;
     const { connection } = await connect(server);
     const adapter = new ScriptedAdapter([
       ScriptedAdapter.toolCalls([['one', {}]]),
