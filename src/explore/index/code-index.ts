@@ -9,6 +9,7 @@ import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import type { IndexLanguageServiceHost } from './language-service-host.js';
 import { loadCodeIndexEngine } from './load-code-index-engine.js';
+import { loadCodeIndexQueries } from './load-code-index-queries.js';
 import { ProjectFiles } from './project-files.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
@@ -16,7 +17,7 @@ import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
 import { buildRepoMap } from './repo-map.js';
 import type { RepoMap, RepoMapOptions } from './repo-map.js';
 import { buildStructure } from './structure.js';
-import { languageOf } from './languages.js';
+import { isScriptFile, languageOf } from './languages.js';
 import { createModuleResolver, isModuleConfigFile } from './modules/module-resolver.js';
 import type { ModuleResolver } from './modules/module-resolver.js';
 import type { FileStructure } from './structure.js';
@@ -59,7 +60,8 @@ export interface QueryOptions {
  * repo's JS/TS files for exact definitions and references. Python, Go, Rust, Java, C and C++ are
  * parsed by tree-sitter grammars (optional packages, loaded per language on first use); other
  * languages get pattern-matched symbols.
- * The TypeScript compiler is loaded by the first query, not by constructing the index.
+ * The TypeScript compiler is loaded by the first query that meets a JS/TS file, not by
+ * constructing the index; a repo without JS/TS files never loads it.
  *
  * @example
  * const index = new CodeIndex({ root: '.' });
@@ -99,7 +101,7 @@ export class CodeIndex {
     this.#files = new ProjectFiles({
       sandbox: this.#sandbox,
       maxFileBytes,
-      loadParser: async () => (await loadCodeIndexEngine()).parseFile,
+      loadParser: async () => (await loadCodeIndexQueries()).parseFile,
     });
   }
 
@@ -140,8 +142,8 @@ export class CodeIndex {
     name: string,
     options: { readonly path?: string } & QueryOptions = {},
   ): Promise<DefinitionLocation[]> {
-    const [engine, context] = await Promise.all([loadCodeIndexEngine(), this.#context(options.signal)]);
-    return engine.findDefinitions(context, name, this.#repoPath(options.path));
+    const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
+    return queries.findDefinitions(context, name, this.#repoPath(options.path));
   }
 
   /** Every reference to the declarations of `name`, grouped by file and capped. */
@@ -150,12 +152,12 @@ export class CodeIndex {
     options: FindReferencesOptions & QueryOptions = {},
   ): Promise<ReferencesResult> {
     const path = this.#repoPath(options.path);
-    const [engine, context] = await Promise.all([loadCodeIndexEngine(), this.#context(options.signal)]);
+    const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
     const readText = async (file: string): Promise<string> => (await this.#sandbox.readText(file)).text;
-    const result = await engine.findReferences(
+    const result = await queries.findReferences(
       context,
       name,
       { ...options, ...(path === undefined ? {} : { path }) },
@@ -251,16 +253,20 @@ export class CodeIndex {
   }
 
   async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
-    // Start loading the compiler while the repo is listed and stat'ed.
-    const [engine, files, resolver] = await Promise.all([
-      loadCodeIndexEngine(),
-      this.#files.parseAll(signal),
-      this.#resolver(signal),
-    ]);
+    // A repo with JS/TS files starts loading the compiler as soon as it is listed, while its files are stat'ed.
+    void this.#files
+      .list(signal)
+      .then((listing) => (listing.some(isScriptFile) ? loadCodeIndexEngine() : undefined))
+      .catch(() => undefined);
+    const [files, resolver] = await Promise.all([this.#files.parseAll(signal), this.#resolver(signal)]);
     if (this.#answersGeneration !== this.#files.generation) {
       this.#answers.clear();
       this.#answersGeneration = this.#files.generation;
     }
+    const snapshot = { files, byPath: new Map(files.map((file) => [file.path, file])), resolver };
+    // No JS/TS files, no compiler: a Python or Go repo never loads TypeScript.
+    if (this.#files.scriptFiles().length === 0) return snapshot;
+    const engine = await loadCodeIndexEngine();
     const host = (this.#host ??= new engine.IndexLanguageServiceHost({
       root: this.root,
       scriptFiles: () => this.#files.scriptFiles(),
@@ -272,12 +278,7 @@ export class CodeIndex {
       this.#service = undefined;
       this.#answers.clear();
     }
-    return {
-      files,
-      byPath: new Map(files.map((file) => [file.path, file])),
-      host,
-      resolver,
-      service: () => (this.#service ??= engine.createIndexLanguageService(host)),
-    };
+    const service = (): ts.LanguageService => (this.#service ??= engine.createIndexLanguageService(host));
+    return { ...snapshot, scripts: engine.createScriptNavigation({ ...snapshot, host, service }) };
   }
 }

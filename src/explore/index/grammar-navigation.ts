@@ -34,7 +34,8 @@ export function reachableFiles(context: IndexContext, file: ParsedFile): Set<str
   return reached;
 }
 
-function toLocation(file: ParsedFile, symbol: CodeSymbol): DefinitionLocation {
+/** A declaration as a definition from its parsed symbol alone: its range, its signature as the snippet. */
+export function symbolLocation(file: ParsedFile, symbol: CodeSymbol): DefinitionLocation {
   return {
     path: file.path,
     line: symbol.startLine,
@@ -62,7 +63,7 @@ export function definitionsFromImports(
     const target = context.byPath.get(path);
     for (const symbol of target?.symbols ?? [])
       if (symbol.container === undefined && symbol.name === name)
-        locations.push(toLocation(target as ParsedFile, symbol));
+        locations.push(symbolLocation(target as ParsedFile, symbol));
   }
   return locations;
 }

@@ -1,17 +1,14 @@
-import ts from 'typescript';
-import type { ParsedFile, SymbolKind } from './code-symbol.js';
-import type { IndexLanguageServiceHost } from './language-service-host.js';
+import type { CodeSymbol, ParsedFile, SymbolKind } from './code-symbol.js';
 import type { ModuleResolver } from './modules/module-resolver.js';
 
 /** What the query functions (definitions, references, graph, map) work on: one consistent snapshot. */
 export interface IndexContext {
   readonly files: readonly ParsedFile[];
   readonly byPath: ReadonlyMap<string, ParsedFile>;
-  readonly host: IndexLanguageServiceHost;
   /** Resolves imports of every language to repo files. */
   readonly resolver: ModuleResolver;
-  /** The long-lived language service, created on first use. */
-  service(): ts.LanguageService;
+  /** Definitions and references through the TypeScript compiler; only when the repo has JS/TS files. */
+  readonly scripts?: ScriptNavigation;
 }
 
 /** A definition: where a name is declared. Lines are 1-based. */
@@ -27,26 +24,33 @@ export interface DefinitionLocation {
   readonly snippet: string;
 }
 
-function isIdentifierCharacter(character: string | undefined): boolean {
-  return character !== undefined && /[\w$]/.test(character);
+/** One use of a symbol. Lines and columns are 1-based. */
+export interface ReferenceLocation {
+  readonly line: number;
+  readonly column: number;
+  /** The source line, trimmed, at most 200 characters. */
+  readonly text: string;
+  /** True when this occurrence is a declaration of the symbol. */
+  readonly isDefinition: boolean;
 }
 
-/** Offset of `name` as a whole word in the source file's 1-based `line`, or -1. */
-export function positionOfName(sourceFile: ts.SourceFile, line: number, name: string): number {
-  const lineStarts = sourceFile.getLineStarts();
-  const start = lineStarts[line - 1];
-  if (start === undefined) return -1;
-  const end = lineStarts[line] ?? sourceFile.text.length;
-  const text = sourceFile.text;
-  for (
-    let index = text.indexOf(name, start);
-    index !== -1 && index < end;
-    index = text.indexOf(name, index + 1)
-  ) {
-    if (!isIdentifierCharacter(text[index - 1]) && !isIdentifierCharacter(text[index + name.length]))
-      return index;
-  }
-  return -1;
+/** A reference with its file. */
+export type Occurrence = ReferenceLocation & { readonly path: string };
+
+/**
+ * The JS/TS half of navigation, backed by the TypeScript compiler (the code index engine). The
+ * index builds it only for a repo with JS/TS files, so a Python or Go repo never loads the compiler.
+ */
+export interface ScriptNavigation {
+  /**
+   * A declaration of a JS/TS file as a definition: the line of its name, source lines as the
+   * snippet; with `followImports`, a top-level `const X = require(...)` leads to what it imports.
+   */
+  declared(file: ParsedFile, symbol: CodeSymbol, followImports: boolean): DefinitionLocation[];
+  /** Where the uses of a bare `name` in a JS/TS file lead, as the compiler resolves them. */
+  followUses(path: string, name: string, firstOnly: boolean): DefinitionLocation[];
+  /** Every reference to JS/TS declarations, under `names` and the names re-exports give them. */
+  references(names: ReadonlySet<string>, definitions: readonly DefinitionLocation[]): Occurrence[];
 }
 
 /** Up to `count` lines of text starting at the 1-based `line`, each trimmed at the end. */
@@ -65,23 +69,19 @@ export function linesAt(text: string, line: number, count: number): string {
   return lines.join('\n');
 }
 
-const elementKinds = new Map<string, SymbolKind>([
-  [ts.ScriptElementKind.functionElement, 'function'],
-  [ts.ScriptElementKind.localFunctionElement, 'function'],
-  [ts.ScriptElementKind.classElement, 'class'],
-  [ts.ScriptElementKind.localClassElement, 'class'],
-  [ts.ScriptElementKind.memberFunctionElement, 'method'],
-  [ts.ScriptElementKind.memberVariableElement, 'property'],
-  [ts.ScriptElementKind.memberGetAccessorElement, 'method'],
-  [ts.ScriptElementKind.memberSetAccessorElement, 'method'],
-  [ts.ScriptElementKind.constructorImplementationElement, 'constructor'],
-  [ts.ScriptElementKind.interfaceElement, 'interface'],
-  [ts.ScriptElementKind.typeElement, 'type'],
-  [ts.ScriptElementKind.enumElement, 'enum'],
-  [ts.ScriptElementKind.moduleElement, 'namespace'],
-]);
+/** Occurrence positions of `name` as a whole word in a text. */
+export function wordPositions(text: string, name: string): number[] {
+  const positions: number[] = [];
+  const isWord = (character: string | undefined): boolean =>
+    character !== undefined && /[\w$#]/.test(character);
+  for (let index = text.indexOf(name); index !== -1; index = text.indexOf(name, index + name.length)) {
+    if (!isWord(text[index - 1]) && !isWord(text[index + name.length])) positions.push(index);
+  }
+  return positions;
+}
 
-/** Maps a language-service element kind to the index's kinds (`variable` for everything else). */
-export function kindOfElement(kind: string): SymbolKind {
-  return elementKinds.get(kind) ?? 'variable';
+/** A source line as a reference shows it: trimmed, at most 200 characters. */
+export function clipLine(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length > 200 ? `${trimmed.slice(0, 197)}...` : trimmed;
 }

@@ -1,7 +1,7 @@
 import { optionalDependency } from '../../shared/optional-dependency.js';
 import type * as engineModule from './code-index-engine.js';
 
-/** The TypeScript-backed half of the code index: parsing, the language service, definitions, references. */
+/** The TypeScript-backed half of the code index: JS/TS parsing, the language service, JS/TS definitions and references. */
 export type CodeIndexEngine = typeof engineModule;
 
 /**
@@ -13,9 +13,10 @@ export const typescriptVersionRange = '>=5.3.0 <7';
 /**
  * Loads the code index engine (and with it the TypeScript compiler, ~300 ms) on first call and
  * returns the same promise afterwards, so importing `tool-orchestrator/explore` stays cheap
- * for callers that never query the index. `typescript` is an optional peer dependency: when it
- * is missing (or a version without the compiler API), this rejects with a
- * `MissingDependencyError` naming the install command. A failed load is retried on the next call.
+ * for callers that never query the index, and a repo without JS/TS files never loads it.
+ * `typescript` is an optional peer dependency: when it is missing (or a version without the
+ * compiler API), this rejects with a `MissingDependencyError` naming the install command. A
+ * failed load is retried on the next call.
  */
 export const loadCodeIndexEngine: () => Promise<CodeIndexEngine> = optionalDependency({
   packageName: 'typescript',

@@ -1,23 +1,14 @@
-import ts from 'typescript';
-import type { ExportRecord, ParsedFile } from './code-symbol.js';
-import { collectImports, collectReExports } from './imports.js';
-import { collectSymbols } from './symbols.js';
-import { collectIdentifierReferences } from './identifier-references.js';
+import type { ParsedFile } from './code-symbol.js';
 import { parseWithFallback } from './fallback-symbols.js';
 import { languageOf, scriptKindOf } from './languages.js';
+import { loadCodeIndexEngine } from './load-code-index-engine.js';
 import { parseWithGrammar } from './tree-sitter/tree-sitter-languages.js';
-
-function countLines(text: string): number {
-  let count = 1;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
-  return count;
-}
 
 /**
  * Parses one file: symbols, imports, exports and identifier references. JS/TS files go
- * through `ts.createSourceFile`; Python, Go, Rust, Java, C and C++ through their tree-sitter
- * grammars (loaded on the first file of each); other known languages through the regex
- * fallback. Returns `undefined` for files in no supported language.
+ * through `ts.createSourceFile` (the compiler loads on the first of them); Python, Go, Rust,
+ * Java, C and C++ through their tree-sitter grammars (loaded on the first file of each); other
+ * known languages through the regex fallback. Returns `undefined` for files in no supported language.
  */
 export async function parseFile(path: string, text: string): Promise<ParsedFile | undefined> {
   const language = languageOf(path);
@@ -25,39 +16,5 @@ export async function parseFile(path: string, text: string): Promise<ParsedFile 
   const scriptKind = scriptKindOf(path);
   if (scriptKind === undefined)
     return (await parseWithGrammar(language, path, text)) ?? parseWithFallback(path, text, language);
-  return parseScript(path, text, language, scriptKind);
-}
-
-function parseScript(
-  path: string,
-  text: string,
-  language: string,
-  scriptKind: NonNullable<ReturnType<typeof scriptKindOf>>,
-): ParsedFile {
-  // JSDoc is not needed for symbols or imports, and skipping it makes parsing about 3x faster.
-  const sourceFile = ts.createSourceFile(
-    path,
-    text,
-    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
-    true,
-    ts.ScriptKind[scriptKind],
-  );
-  const symbols = collectSymbols(sourceFile);
-  const exports: ExportRecord[] = [];
-  for (const symbol of symbols) {
-    if (!symbol.exported) continue;
-    const name = symbol.isDefault ? 'default' : symbol.name;
-    exports.push({ name, ...(name === symbol.name ? {} : { local: symbol.name }), line: symbol.startLine });
-  }
-  exports.push(...collectReExports(sourceFile));
-  return {
-    path,
-    engine: 'typescript',
-    language,
-    lineCount: countLines(text),
-    symbols,
-    imports: collectImports(sourceFile),
-    exports: exports.sort((left, right) => left.line - right.line),
-    references: collectIdentifierReferences(sourceFile),
-  };
+  return (await loadCodeIndexEngine()).parseScript(path, text, language, scriptKind);
 }
