@@ -20,8 +20,10 @@ export interface LanguageSpec {
   readonly identifierTypes: readonly string[];
   /** Whether a top-level declaration is visible to other files (`pub`, capitalised, not `_private`). */
   isExported(declaration: Node, name: string, publicNames: ReadonlySet<string> | undefined): boolean;
-  /** The file's imports: `import`, `use`, `mod`, `#include`, ... in source order. */
-  collectImports(root: Node): ImportRecord[];
+  /** Node types of the statements that import (`import_statement`, `use_declaration`, `preproc_include`, ...). */
+  readonly importTypes: readonly string[];
+  /** The file's imports from its nodes of `importTypes`, given in source order. */
+  collectImports(nodes: readonly Node[]): ImportRecord[];
   /** Names a module declares public when it lists them (Python's `__all__`). */
   publicNames?(root: Node): ReadonlySet<string> | undefined;
   /** The text of the declaration's header when the first line is not it (e.g. up to the body). */

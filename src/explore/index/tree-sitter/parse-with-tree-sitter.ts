@@ -4,37 +4,40 @@ import type { LanguageSpec } from './language-spec.js';
 import type { LoadedGrammar } from './tree-sitter-runtime.js';
 import { compileQuery } from './tree-sitter-runtime.js';
 
-/** A grammar with the two queries the index runs on every file of its language. */
+/** A grammar with the one query the index runs on every file of its language. */
 export interface PreparedLanguage {
   readonly spec: LanguageSpec;
   readonly grammar: LoadedGrammar;
-  readonly tags: Query | undefined;
-  readonly identifiers: Query | undefined;
+  /**
+   * The tags patterns, then one pattern per identifier type (`@identifier`) and per import
+   * statement type (`@import`): one pass over the tree finds declarations, names and imports.
+   */
+  readonly query: Query | undefined;
+  /** Whether any tags pattern compiled: without one the file falls back to patterns. */
+  readonly hasTags: boolean;
   /** Set when patterns were dropped or a query failed: shown with the file's symbols. */
   readonly notice?: string;
 }
 
-/** Compiles a language's tags and identifier queries once, dropping (and reporting) patterns its grammar rejects. */
+/** Compiles a language's query once, dropping (and reporting) patterns its grammar rejects. */
 export function prepareLanguage(spec: LanguageSpec, grammar: LoadedGrammar): PreparedLanguage {
-  const tags = compileQuery(grammar, spec.tagsQuery);
-  const identifiers = compileQuery(
+  const compiled = compileQuery(
     grammar,
-    spec.identifierTypes.map((type) => `(${type}) @identifier`).join('\n'),
+    [
+      spec.tagsQuery,
+      ...spec.identifierTypes.map((type) => `(${type}) @identifier`),
+      ...spec.importTypes.map((type) => `(${type}) @import`),
+    ].join('\n'),
   );
-  const dropped = [...tags.dropped, ...identifiers.dropped];
-  const notice =
-    tags.query === undefined
-      ? `the ${spec.language} tags query does not compile against the installed "${spec.grammarPackage}" (${dropped[0] ?? 'unknown error'}); no symbols from it`
-      : dropped.length > 0
-        ? `${dropped.length} ${spec.language} query pattern(s) do not fit the installed "${spec.grammarPackage}" and were skipped, so some declarations may be missing (${dropped[0] ?? ''})`
-        : undefined;
-  return {
-    spec,
-    grammar,
-    tags: tags.query,
-    identifiers: identifiers.query,
-    ...(notice === undefined ? {} : { notice }),
-  };
+  const { query, dropped } = compiled;
+  const hasTags =
+    query?.captureNames.some((name) => name.startsWith('definition.') || name.startsWith('scope.')) === true;
+  const notice = !hasTags
+    ? `the ${spec.language} tags query does not compile against the installed "${spec.grammarPackage}" (${dropped[0] ?? 'unknown error'}); no symbols from it`
+    : dropped.length > 0
+      ? `${dropped.length} ${spec.language} query pattern(s) do not fit the installed "${spec.grammarPackage}" and were skipped, so some declarations may be missing (${dropped[0] ?? ''})`
+      : undefined;
+  return { spec, grammar, query, hasTags, ...(notice === undefined ? {} : { notice }) };
 }
 
 const kindsByCapture = new Map<string, SymbolKind>([
@@ -117,11 +120,31 @@ function typeName(text: string): string {
   return match?.[0] ?? text.trim();
 }
 
-function collectDefinitions(prepared: PreparedLanguage, root: Node): Definition[] {
+/** What one pass of the language's query finds in a tree. */
+interface QueryPass {
+  readonly definitions: Definition[];
+  /** Identifier nodes, declarations' names included, in source order. */
+  readonly identifiers: Node[];
+  /** Import statement nodes in source order. */
+  readonly imports: Node[];
+}
+
+function runQuery(prepared: PreparedLanguage, root: Node): QueryPass {
   // Keyed by node and name: one Go `const a, b = ...` spec declares two names. When two
   // patterns match one declaration (a struct and any type), the earlier pattern wins.
   const definitions = new Map<string, Definition & { readonly pattern: number }>();
-  for (const match of prepared.tags?.matches(root) ?? []) {
+  const identifiers: Node[] = [];
+  const imports: Node[] = [];
+  for (const match of prepared.query?.matches(root) ?? []) {
+    const first = match.captures[0];
+    if (first?.name === 'identifier') {
+      identifiers.push(first.node);
+      continue;
+    }
+    if (first?.name === 'import') {
+      imports.push(first.node);
+      continue;
+    }
     let node: Node | undefined;
     let kind: SymbolKind | undefined;
     let scopeOnly = false;
@@ -155,12 +178,13 @@ function collectDefinitions(prepared: PreparedLanguage, root: Node): Definition[
       });
     }
   }
-  return [...definitions.values()].sort(
+  const sorted = [...definitions.values()].sort(
     (left, right) =>
       left.node.startIndex - right.node.startIndex ||
       right.node.endIndex - left.node.endIndex ||
       left.nameStart - right.nameStart,
   );
+  return { definitions: sorted, identifiers, imports };
 }
 
 /**
@@ -177,7 +201,7 @@ export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, te
   try {
     const root = tree.rootNode;
     const publicNames = spec.publicNames?.(root);
-    const definitions = collectDefinitions(prepared, root);
+    const { definitions, identifiers, imports } = runQuery(prepared, root);
     const symbols: CodeSymbol[] = [];
     const declarationNames = new Set<number>();
     const stack: { readonly definition: Definition; readonly qualified: string }[] = [];
@@ -220,8 +244,7 @@ export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, te
     }
     const references = new Map<string, number>();
     const occurrences = new Map<string, number[]>();
-    for (const capture of prepared.identifiers?.captures(root) ?? []) {
-      const node = capture.node;
+    for (const node of identifiers) {
       if (declarationNames.has(node.startIndex)) continue;
       const name = node.text;
       references.set(name, (references.get(name) ?? 0) + 1);
@@ -239,7 +262,7 @@ export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, te
       language: spec.language,
       lineCount: root.endPosition.row + 1,
       symbols,
-      imports: spec.collectImports(root),
+      imports: spec.collectImports(imports),
       exports,
       references,
       occurrences,

@@ -65,7 +65,7 @@ export async function parseWithGrammar(
   let reason: string;
   try {
     const ready = await prepare(spec);
-    if (ready.tags !== undefined) return parseWithTreeSitter(ready, path, text);
+    if (ready.hasTags) return parseWithTreeSitter(ready, path, text);
     reason = ready.notice ?? `the ${spec.language} tags query did not compile`;
   } catch (error) {
     // A grammar that is missing or does not load, or a parse that throws (a WebAssembly trap).

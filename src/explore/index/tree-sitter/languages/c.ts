@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportRecord } from '../../code-symbol.js';
 import type { LanguageSpec } from '../language-spec.js';
-import { descendantsOf, lineOfNode, namedChildrenOf } from '../language-spec.js';
+import { lineOfNode, namedChildrenOf } from '../language-spec.js';
 
 const functionDeclarator = (name: string): string =>
   `[(function_declarator declarator: ${name}) (pointer_declarator declarator: (function_declarator declarator: ${name})) (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: ${name})))]`;
@@ -31,8 +31,8 @@ const cppTags = `${cTags}
 (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.function
 `;
 
-function collectIncludes(root: Node): ImportRecord[] {
-  return descendantsOf(root, ['preproc_include']).flatMap((node): ImportRecord[] => {
+function collectIncludes(nodes: readonly Node[]): ImportRecord[] {
+  return nodes.flatMap((node): ImportRecord[] => {
     const path = node.childForFieldName('path');
     if (path === null) return [];
     // `"local.h"` is kept bare; `<system.h>` keeps its brackets, as the resolver tells them apart.
@@ -54,6 +54,7 @@ export const c: LanguageSpec = {
   tagsQuery: cTags,
   identifierTypes: ['identifier', 'type_identifier', 'field_identifier'],
   isExported,
+  importTypes: ['preproc_include'],
   collectImports: collectIncludes,
 };
 
@@ -65,5 +66,6 @@ export const cpp: LanguageSpec = {
   tagsQuery: cppTags,
   identifierTypes: ['identifier', 'type_identifier', 'field_identifier', 'namespace_identifier'],
   isExported,
+  importTypes: ['preproc_include'],
   collectImports: collectIncludes,
 };

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportRecord } from '../../code-symbol.js';
 import type { LanguageSpec } from '../language-spec.js';
-import { descendantsOf, lineOfNode } from '../language-spec.js';
+import { lineOfNode } from '../language-spec.js';
 
 const receiverType = `[(type_identifier) @receiver (pointer_type (type_identifier) @receiver) (generic_type type: (type_identifier) @receiver) (pointer_type (generic_type type: (type_identifier) @receiver))]`;
 
@@ -40,5 +40,6 @@ export const go: LanguageSpec = {
   tagsQuery,
   identifierTypes: ['identifier', 'type_identifier', 'field_identifier', 'package_identifier'],
   isExported: (_declaration, name) => /^\p{Lu}/u.test(name),
-  collectImports: (root) => descendantsOf(root, ['import_spec']).map(importRecord),
+  importTypes: ['import_spec'],
+  collectImports: (nodes) => nodes.map(importRecord),
 };

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportRecord } from '../../code-symbol.js';
 import type { LanguageSpec } from '../language-spec.js';
-import { descendantsOf, lineOfNode, namedChildrenOf } from '../language-spec.js';
+import { lineOfNode, namedChildrenOf } from '../language-spec.js';
 
 const tagsQuery = `
 (class_declaration name: (identifier) @name) @definition.class
@@ -39,8 +39,6 @@ export const java: LanguageSpec = {
   identifierTypes: ['identifier', 'type_identifier'],
   isExported: (declaration) =>
     namedChildrenOf(declaration).some((child) => child.type === 'modifiers' && /\bpublic\b/.test(child.text)),
-  collectImports: (root) =>
-    descendantsOf(root, ['import_declaration'])
-      .map(importRecord)
-      .filter((record) => record !== undefined),
+  importTypes: ['import_declaration'],
+  collectImports: (nodes) => nodes.map(importRecord).filter((record) => record !== undefined),
 };

@@ -57,6 +57,6 @@ export const python: LanguageSpec = {
     }
     return undefined;
   },
-  collectImports: (root) =>
-    descendantsOf(root, ['import_statement', 'import_from_statement']).flatMap(importRecord),
+  importTypes: ['import_statement', 'import_from_statement'],
+  collectImports: (nodes) => nodes.flatMap(importRecord),
 };

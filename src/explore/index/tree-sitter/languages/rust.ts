@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportRecord } from '../../code-symbol.js';
 import type { LanguageSpec } from '../language-spec.js';
-import { descendantsOf, lineOfNode, namedChildrenOf } from '../language-spec.js';
+import { lineOfNode, namedChildrenOf } from '../language-spec.js';
 
 const tagsQuery = `
 (function_item name: (identifier) @name) @definition.function
@@ -78,9 +78,9 @@ function useRecords(node: Node, prefix: string, line: number, records: ImportRec
   }
 }
 
-function collectImports(root: Node): ImportRecord[] {
+function collectImports(nodes: readonly Node[]): ImportRecord[] {
   const records: ImportRecord[] = [];
-  for (const node of descendantsOf(root, ['use_declaration', 'mod_item', 'extern_crate_declaration'])) {
+  for (const node of nodes) {
     const line = lineOfNode(node);
     if (node.type === 'use_declaration') {
       const argument = node.childForFieldName('argument');
@@ -116,5 +116,6 @@ export const rust: LanguageSpec = {
   identifierTypes: ['identifier', 'type_identifier', 'field_identifier'],
   isExported: (declaration) =>
     namedChildrenOf(declaration).some((child) => child.type === 'visibility_modifier'),
+  importTypes: ['use_declaration', 'mod_item', 'extern_crate_declaration'],
   collectImports,
 };
