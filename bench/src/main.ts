@@ -1,5 +1,7 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,stream,code,mcp,trace] [-- --rounds=N]` from the repository root.
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,stream,code,mcp,trace] [-- --rounds=N]
+ * [-- --baseline=DIR]` from the repository root. `--baseline` names a built checkout (say main's)
+ * whose code index runs alternate with ours.
  * Writes the report to stdout and to bench/results/.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,8 @@ const suiteNames: readonly Suite[] = ['loop', 'run-api', 'stream', 'code', 'mcp'
 
 interface CliOptions {
   readonly quick: boolean;
+  /** `--baseline=DIR`: a built checkout the code suite's index and lookup jobs are compared with. */
+  readonly baseline?: string;
   readonly rounds: number;
   readonly suites: readonly Suite[];
 }
@@ -34,7 +38,12 @@ function parseArguments(argv: readonly string[]): CliOptions {
   const rounds = Number(value('rounds') ?? (quick ? 1 : 5));
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error(`--rounds must be a positive integer; got "${value('rounds')}".`);
-  return { quick, rounds, suites };
+  const baseline = value('baseline');
+  if (baseline !== undefined && !existsSync(`${baseline}/dist/explore.js`))
+    throw new Error(
+      `--baseline must be a built checkout of tool-orchestrator (with dist/explore.js); got "${baseline}".`,
+    );
+  return { quick, rounds, suites, ...(baseline === undefined ? {} : { baseline }) };
 }
 
 const log = (line: string): void => {
@@ -108,6 +117,7 @@ async function main(): Promise<void> {
       rounds: options.quick ? 1 : Math.min(options.rounds, 3),
       repeats: options.quick ? 2 : 5,
       log,
+      ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     });
     sections.push(report.markdown, '');
   }

@@ -4,8 +4,10 @@
  * `get_references`. `search`: `search_text` against ripgrep on the same tree and patterns.
  */
 import { spawnSync } from 'node:child_process';
-import { CodeIndex, createCodeTools } from 'tool-orchestrator/explore';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Tool } from 'tool-orchestrator';
+import type * as Explore from 'tool-orchestrator/explore';
 import { median } from '../measure.js';
 
 export interface CodeChildOptions {
@@ -16,11 +18,14 @@ export interface CodeChildOptions {
   /** `lookup`: the cold query first, then the warm ones; `search`: the patterns. */
   readonly queries?: readonly string[];
   readonly repeats: number;
+  /** A built checkout of tool-orchestrator to measure instead of this one (its `dist/explore.js`): the `--baseline`. */
+  readonly packageRoot?: string;
 }
 
 export interface CodeChildResult {
   readonly mode: CodeChildOptions['mode'];
   readonly root: string;
+  readonly packageRoot?: string;
   readonly ok: boolean;
   readonly failure?: string;
   readonly files?: number;
@@ -84,8 +89,15 @@ function matchedLines(output: string): number {
 }
 
 async function measure(options: CodeChildOptions): Promise<CodeChildResult> {
-  const base = { mode: options.mode, root: options.root };
+  const base = {
+    mode: options.mode,
+    root: options.root,
+    ...(options.packageRoot === undefined ? {} : { packageRoot: options.packageRoot }),
+  };
   try {
+    const { CodeIndex, createCodeTools } = (await (options.packageRoot === undefined
+      ? import('tool-orchestrator/explore')
+      : import(pathToFileURL(join(options.packageRoot, 'dist', 'explore.js')).href))) as typeof Explore;
     if (options.mode === 'index') {
       const gc = (globalThis as { gc?: () => void }).gc;
       gc?.();

@@ -12,6 +12,11 @@ export interface CodeSuiteOptions {
   readonly rounds: number;
   readonly repeats: number;
   readonly log: (line: string) => void;
+  /**
+   * A built checkout of tool-orchestrator (e.g. main's, in a folder of its own with `dist/`) whose
+   * index and lookup jobs run alternated with ours, compared in a table of their own.
+   */
+  readonly baseline?: string;
 }
 
 interface Corpus {
@@ -111,9 +116,14 @@ export async function runCodeSuite(
           repeats: options.repeats,
         }))),
   ];
-  const results: CodeChildResult[] = [];
+  const baseline = options.baseline;
+  const allJobs =
+    baseline === undefined
+      ? jobs
+      : jobs.flatMap((job) => (job.mode === 'search' ? [job] : [job, { ...job, packageRoot: baseline }]));
+  const everything: CodeChildResult[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    const order = jobs.map((_, index) => jobs[(index + round) % jobs.length]!);
+    const order = allJobs.map((_, index) => allJobs[(index + round) % allJobs.length]!);
     for (const job of order) {
       const result = await runChild<CodeChildResult>('code-child', job).catch(
         (error: unknown): CodeChildResult => ({
@@ -124,11 +134,13 @@ export async function runCodeSuite(
         }),
       );
       options.log(
-        `  round ${round + 1}/${options.rounds} ${job.mode} ${job.tool ?? ''} ${job.root}: ${result.ok ? 'ok' : `FAILED ${result.failure}`}`,
+        `  round ${round + 1}/${options.rounds} ${job.mode} ${job.tool ?? ''} ${job.root}${job.packageRoot === undefined ? '' : ' (baseline)'}: ${result.ok ? 'ok' : `FAILED ${result.failure}`}`,
       );
-      results.push(result);
+      everything.push(result);
     }
   }
+  const results = everything.filter((result) => result.packageRoot === undefined);
+  const baselineResults = everything.filter((result) => result.packageRoot !== undefined);
   const ms = (value: number | undefined): string => formatNumber(value, 1);
   const pick = (
     matches: (result: CodeChildResult) => boolean,
@@ -201,7 +213,43 @@ export async function runCodeSuite(
       }
     }
   }
-  const failures = results
+  const comparisonRows: string[][] = [];
+  if (baseline !== undefined) {
+    const medianOf = (
+      from: readonly CodeChildResult[],
+      matches: (result: CodeChildResult) => boolean,
+      value: (result: CodeChildResult) => number | undefined,
+    ): number | undefined => {
+      const matching = from.filter(matches);
+      if (matching.length === 0 || matching.some((result) => !result.ok)) return undefined;
+      return median(matching.map(value).filter((entry): entry is number => entry !== undefined));
+    };
+    const row = (
+      label: string,
+      matches: (result: CodeChildResult) => boolean,
+      value: (result: CodeChildResult) => number | undefined,
+    ): string[] => {
+      const before = medianOf(baselineResults, matches, value);
+      const after = medianOf(results, matches, value);
+      return [label, ms(before), ms(after), formatRatio(after, before)];
+    };
+    for (const corpus of indexed) {
+      const of = (result: CodeChildResult): boolean => result.mode === 'index' && result.root === corpus.root;
+      comparisonRows.push(
+        row(`${corpus.name}: index, first in the process`, of, (result) => result.indexMs),
+        row(`${corpus.name}: index again`, of, (result) => result.reindexMs),
+        row(`${corpus.name}: RSS after index, MB`, of, (result) => result.indexRssMb),
+      );
+    }
+    for (const tool of ['get_definition', 'get_references'] as const) {
+      const of = (result: CodeChildResult): boolean => result.mode === 'lookup' && result.tool === tool;
+      comparisonRows.push(
+        row(`axios: \`${tool}\` cold (fresh process)`, of, (result) => result.coldMs),
+        row(`axios: \`${tool}\` warm (median)`, of, (result) => result.warmMs),
+      );
+    }
+  }
+  const failures = everything
     .filter((result) => !result.ok)
     .map((result) => `- ${result.mode} ${result.root}: ${result.failure}`);
   const markdown = [
@@ -247,7 +295,15 @@ export async function runCodeSuite(
             searchRows,
           ),
         ].join('\n'),
+    ...(baseline === undefined
+      ? []
+      : [
+          '',
+          `### Code tools: against the baseline ${baseline} (ms, medians over rounds, alternated)`,
+          '',
+          markdownTable(['measure', 'baseline', 'this build', 'this / baseline'], comparisonRows),
+        ]),
     ...(failures.length === 0 ? [] : ['', 'Failed:', ...failures]),
   ].join('\n');
-  return { results, markdown };
+  return { results: everything, markdown };
 }
