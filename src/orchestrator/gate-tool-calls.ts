@@ -106,7 +106,8 @@ export function gateToolCalls(
     }
   }
   const budget = config.budget;
-  if (budget !== undefined && stop === undefined) {
+  // Also after the guard ended the run: the calls before the repeated one still count against it.
+  if (budget !== undefined) {
     let overrun = spentOverrun(budget, state.usage, config.now() - state.startedAt);
     let allowed =
       budget.maxToolCalls === undefined
@@ -126,7 +127,7 @@ export function gateToolCalls(
     }
     if (overrun !== undefined) {
       recordOverrun(state, overrun);
-      stop = 'budget_exceeded';
+      stop ??= 'budget_exceeded';
     }
   }
   return { refusals, streakContentIndex, stop };

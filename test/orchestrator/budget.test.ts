@@ -43,6 +43,30 @@ const budgetWarnings = (result: RunResult) =>
   );
 
 describe('budget', () => {
+  it('maxToolCalls still holds for the calls before a repeat that the loop guard stops the run on', async () => {
+    // Found by the property test (seed -1072615918): the guard's stop skipped the budget for the
+    // earlier calls of the batch, and a tool ran with maxToolCalls 0.
+    const executed: number[] = [];
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([
+        ['step', { n: 1 }, 'a'],
+        ['step', { n: 1 }, 'b'],
+      ]),
+    ]);
+    const result = await new ToolOrchestrator(
+      adapter,
+      { step: stepTool(executed) },
+      { loopGuard: { identicalCalls: 2, action: 'stop' }, budget: { maxToolCalls: 0 } },
+    ).run([user('go')]);
+    expect(executed).toEqual([]);
+    expect(result.stopReason).toBe('loop_detected');
+    const codes = result.traces.flatMap((event) =>
+      event.type === 'tool_result' ? [event.data.errorCode] : [],
+    );
+    expect(codes).toEqual(['budget_exceeded', 'loop_detected']);
+    expectValidTranscript(result.messages);
+  });
+
   it('maxTotalTokens: no model call once the tokens are spent; the turn that spent them runs no tools', async () => {
     const executed: number[] = [];
     const adapter = new ScriptedAdapter([
