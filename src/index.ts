@@ -61,6 +61,26 @@ export type {
   TraceSink,
 } from './tracing/trace-events.js';
 
+export { runStateVersion } from './durable/run-state.js';
+export type {
+  ApprovalDecision,
+  CurrentTurnState,
+  JsonValue,
+  PendingApproval,
+  RecordedToolOutcome,
+  RunState,
+  RunStateResult,
+  RunStateStopReason,
+  ToolCallRecord,
+} from './durable/run-state.js';
+export { compareFingerprints, fingerprintRun } from './durable/run-fingerprint.js';
+export type { FingerprintChange, FingerprintRunOptions, RunFingerprint } from './durable/run-fingerprint.js';
+export { validateRunState } from './durable/validate-run-state.js';
+export type { CheckpointStore } from './durable/checkpoint-store.js';
+export { MemoryCheckpointStore } from './durable/memory-checkpoint-store.js';
+export { FileCheckpointStore } from './durable/file-checkpoint-store.js';
+export type { FileCheckpointStoreOptions } from './durable/file-checkpoint-store.js';
+
 export { ToolOrchestratorError } from './errors/tool-orchestrator-error.js';
 export type {
   ToolOrchestratorErrorCode,
@@ -90,4 +110,8 @@ export { UnexpectedResponseError } from './errors/unexpected-response-error.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export type { MissingApiKeyErrorOptions } from './errors/missing-api-key-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
+export { ResumeMismatchError } from './errors/resume-mismatch-error.js';
+export type { ResumeMismatchErrorOptions } from './errors/resume-mismatch-error.js';
+export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
+export type { InvalidRunStateErrorOptions } from './errors/invalid-run-state-error.js';
 export type { MissingDependencyErrorOptions } from './errors/missing-dependency-error.js';

@@ -8,6 +8,8 @@ export type ToolOrchestratorErrorCode =
   | 'script_exhausted'
   | 'aborted'
   | 'model_error'
+  | 'resume_mismatch'
+  | 'invalid_run_state'
   | (string & {});
 
 /** Options shared by every error of this library. */
