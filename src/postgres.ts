@@ -1,0 +1,13 @@
+export { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store.js';
+export type {
+  PostgresCheckpointStoreCommonOptions,
+  PostgresCheckpointStoreOptions,
+} from './postgres/postgres-checkpoint-store.js';
+export { checkpointTablesSql, migrate } from './postgres/checkpoint-tables.js';
+export type { CheckpointTablesOptions } from './postgres/checkpoint-tables.js';
+export type {
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQueryable,
+  PostgresQueryResult,
+} from './postgres/postgres-pool.js';
