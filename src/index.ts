@@ -1,6 +1,7 @@
 export { ToolOrchestrator } from './orchestrator/tool-orchestrator.js';
 export type {
   OnMaxTurns,
+  ResumeOptions,
   RunOptions,
   RunResult,
   ToolOrchestratorOptions,
@@ -20,7 +21,13 @@ export { toolCalled, turnCountIs } from './orchestrator/stop-conditions.js';
 export type { StopCondition, StopConditionState } from './orchestrator/stop-conditions.js';
 
 export { defineTool } from './tools/define-tool.js';
-export type { Tool, ToolConfig, ToolExecutionContext, ToolRegistry } from './tools/define-tool.js';
+export type {
+  NeedsApproval,
+  Tool,
+  ToolConfig,
+  ToolExecutionContext,
+  ToolRegistry,
+} from './tools/define-tool.js';
 export { ToolRunner } from './tools/tool-runner.js';
 export type { ExecuteToolCallsOptions, ToolBatchContext, ToolRunnerOptions } from './tools/tool-runner.js';
 export type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tools/tool-call-outcome.js';

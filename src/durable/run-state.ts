@@ -92,7 +92,9 @@ export interface RecordedToolOutcome {
   /** The tool message content sent to the model. */
   readonly content: string;
   /** Why the call failed, when it did; `'approval_denied'` when a person said no. */
-  readonly errorCode?: ToolErrorCode | 'approval_denied';
+  readonly errorCode?: ToolErrorCode;
+  /** The error the model was told, when the call failed. */
+  readonly error?: string;
   readonly durationMs?: number;
 }
 

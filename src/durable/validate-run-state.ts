@@ -158,6 +158,7 @@ function validateCurrentTurn(value: unknown, runId: string | undefined): Map<str
       const outcome = record(call['outcome'], `${path}.outcome`, runId);
       text(outcome['content'], `${path}.outcome.content`, runId);
       if (outcome['errorCode'] !== undefined) text(outcome['errorCode'], `${path}.outcome.errorCode`, runId);
+      if (outcome['error'] !== undefined) text(outcome['error'], `${path}.outcome.error`, runId);
       if (outcome['durationMs'] !== undefined && !isFiniteNumber(outcome['durationMs'])) {
         invalid(
           `${path}.outcome.durationMs`,

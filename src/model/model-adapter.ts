@@ -73,6 +73,11 @@ export type ModelStreamEvent =
 export interface ModelAdapter {
   /** A short provider name for traces and errors, e.g. `'openai'`. */
   readonly provider?: string;
+  /**
+   * The model the adapter asks for, e.g. `'gpt-4o'`, when it names one: part of a saved run's
+   * fingerprint, so resuming a run with another model is noticed.
+   */
+  readonly model?: string;
   /** Sends the transcript and the tools, and resolves to the model's whole response. */
   call(
     messages: readonly ChatMessage[],

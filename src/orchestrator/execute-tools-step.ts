@@ -3,7 +3,10 @@ import type { AssistantMessage, ToolCall, ToolMessage } from '../model/messages.
 import type { ModelResponse } from '../model/model-adapter.js';
 import { errorContent } from '../tools/serialize-result.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from '../tools/tool-call-outcome.js';
+import type { ToolRegistry } from '../tools/define-tool.js';
 import type { ExecuteToolCallsOptions, ToolBatchContext } from '../tools/tool-runner.js';
+import { answerDeniedCalls, callsNeedingApproval } from './approvals.js';
+import { saveCheckpoint } from './checkpoint.js';
 import { durationOverrun, refusedCallMessage } from './budget.js';
 import type { Refusal } from './gate-tool-calls.js';
 import { gateToolCalls, recordOverrun } from './gate-tool-calls.js';
@@ -13,6 +16,8 @@ import { repairToolCalls } from './repair-tool-calls.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { AbandonedTools } from './abandoned-tools.js';
+import type { TurnProgress } from './turn-progress.js';
+import { awaitingDecision, isRunnable } from './turn-progress.js';
 
 /** How a turn's tool calls are run. */
 export interface ExecuteToolsOptions {
@@ -23,19 +28,22 @@ export interface ExecuteToolsOptions {
 }
 
 /** What a turn's tool step did. */
-export interface ExecutedTools {
-  /** The calls as they ran: ids made unique, repairs applied. */
-  readonly toolCalls: readonly ToolCall[];
-  readonly outcomes: readonly ToolCallOutcome[];
-  /** Set when the loop guard or the budget ends the run after this turn. */
-  readonly stop: 'loop_detected' | 'budget_exceeded' | undefined;
-}
+export type ExecutedTools =
+  | {
+      readonly type: 'answered';
+      /** The calls as they ran: ids made unique, repairs applied. */
+      readonly toolCalls: readonly ToolCall[];
+      readonly outcomes: readonly ToolCallOutcome[];
+      /** Set when the loop guard or the budget ends the run after this turn. */
+      readonly stop: 'loop_detected' | 'budget_exceeded' | undefined;
+    }
+  /** Calls of the turn wait for a person's decision: the run pauses (`state.currentTurn` stays). */
+  | { readonly type: 'awaiting_approval' };
 
 /**
  * Repairs what `repairToolCall` can, appends the assistant message, lets the loop guard and the
- * budget decide which calls run, runs them and appends one tool message per call, in call order.
- * Every call is answered, even when the run is aborted, and after an abort the step waits (up to
- * `abortGraceMs`) for tools still running.
+ * budget decide which calls run, asks which calls need approval, saves a checkpoint, then answers
+ * the calls ({@link answerToolCalls}).
  */
 export async function executeToolsStep(
   state: RunState,
@@ -59,43 +67,96 @@ export async function executeToolsStep(
     });
   }
   const gated = gateToolCalls(state, toolCalls, options.rejectedCalls, config);
-  const refusals = gated.refusals;
-  const batchContext = {
-    ...config.context,
-    requestId: state.requestId,
-    runId: state.runId,
+  const needsApproval = config.approvals
+    ? await callsNeedingApproval(
+        state,
+        plan.registry,
+        toolCalls,
+        gated.refusals,
+        batchContextOf(state, config),
+      )
+    : undefined;
+  state.currentTurn = {
     turnIndex: turn,
-    ...(state.signal === undefined ? {} : { signal: state.signal }),
-  } as ToolBatchContext;
+    toolCalls,
+    calls: toolCalls.map((_toolCall, index) => ({
+      status: 'pending',
+      outcome: undefined,
+      needsApproval: needsApproval?.[index] ?? false,
+    })),
+    refusals: gated.refusals,
+    streakContentIndex: gated.streakContentIndex,
+    stop: gated.stop,
+    activeTools: plan.registry === config.registry ? undefined : Object.keys(plan.registry),
+  };
+  await saveCheckpoint(state);
+  return answerToolCalls(state, config);
+}
+
+/**
+ * Answers the current turn's calls: runs those with no recorded outcome (approved, when they
+ * need approval), records each outcome as it comes in (with a checkpoint after each), answers denied
+ * and refused calls with their error, and appends one tool message per call, in call order. When
+ * calls still wait for a decision, nothing is appended and the run pauses. Every call is answered,
+ * even when the run is aborted, and after an abort the step waits (up to `abortGraceMs`) for tools
+ * still running.
+ */
+export async function answerToolCalls(state: RunState, config: RunConfig): Promise<ExecutedTools> {
+  const current = state.currentTurn!;
+  const { toolCalls, calls, refusals } = current;
+  const registry = turnRegistry(config.registry, current.activeTools);
+  answerDeniedCalls(current, state.approvalDecisions);
+  const runIndexes: number[] = [];
+  for (let index = 0; index < toolCalls.length; index++) {
+    if (isRunnable(current, index, state.approvalDecisions)) runIndexes.push(index);
+  }
   const runnable =
-    refusals === undefined ? toolCalls : toolCalls.filter((_toolCall, index) => !refusals.has(index));
+    runIndexes.length === toolCalls.length ? toolCalls : runIndexes.map((index) => toolCalls[index]!);
   const abandoned = state.signal === undefined ? undefined : new AbandonedTools();
   let ran: readonly ToolCallOutcome[];
   let runnerFailure: { readonly error: unknown } | undefined;
   try {
-    ran = await config.runner.executeToolCalls(
-      plan.registry,
-      runnable,
-      batchContext,
-      batchOptions(state, config, abandoned),
-    );
+    ran =
+      runnable.length === 0
+        ? []
+        : await config.runner.executeToolCalls(
+            registry,
+            runnable,
+            batchContextOf(state, config),
+            batchOptions(state, config, abandoned, runIndexes),
+          );
   } catch (error) {
-    // Only a custom runner can throw; its calls are still answered before the run fails with its error.
+    // A custom runner, or a failing checkpoint store; the calls are still answered before the run fails.
     runnerFailure = { error };
     ran = [];
   }
-  const outcomes = refusals === undefined ? ran : mergeRefused(toolCalls, ran, refusals, state);
-  // Copied only when a call has to be filled in, to keep the common turn free of allocations.
-  let filled: ToolCallOutcome[] | undefined;
+  for (let position = 0; position < runIndexes.length; position++) {
+    const outcome = ran[position];
+    if (outcome !== undefined) recordOutcome(current, runIndexes[position]!, outcome);
+  }
+  const aborted = state.signal?.aborted === true;
+  if (
+    !aborted &&
+    runnerFailure === undefined &&
+    awaitingDecision(current, state.approvalDecisions).length > 0
+  ) {
+    return { type: 'awaiting_approval' };
+  }
+  const outcomes: ToolCallOutcome[] = [];
+  let position = 0;
   for (let index = 0; index < toolCalls.length; index++) {
     const toolCall = toolCalls[index]!;
-    let outcome = outcomes[index];
-    if (outcome === undefined) {
-      // A custom runner that returns too few outcomes, or throws, must still not leave a call unanswered.
-      outcome = missingOutcome(toolCall, runnerFailure);
-      filled ??= outcomes.slice(0, index) as ToolCallOutcome[];
-    }
-    if (filled !== undefined) filled[index] = outcome;
+    const refusal = refusals?.get(index);
+    const fromRunner = runIndexes[position] === index ? ran[position++] : undefined;
+    const outcome =
+      refusal !== undefined
+        ? refusedOutcome(toolCall, refusal, outcomes, state)
+        : (calls[index]!.outcome ??
+          fromRunner ??
+          (aborted
+            ? errorOutcome(toolCall, 'aborted', 'The run was aborted before this tool call ran.')
+            : missingOutcome(toolCall, runnerFailure)));
+    outcomes.push(outcome);
     const message: ToolMessage = { role: 'tool', tool_call_id: toolCall.id, content: outcome.content };
     state.messages.push(message);
     state.trace.emit('tool_result', {
@@ -108,22 +169,55 @@ export async function executeToolsStep(
       durationMs: outcome.durationMs,
     });
   }
-  const final = filled ?? (outcomes as readonly ToolCallOutcome[]);
-  state.toolCallsMade += countRun(final, refusals);
-  const stop = afterGuard(state, config, toolCalls, final, refusals, gated.streakContentIndex) ?? gated.stop;
-  if (abandoned !== undefined && state.signal?.aborted) await abandoned.settle(state, config.abortGraceMs);
+  state.currentTurn = undefined;
+  state.toolCallsMade += countRun(outcomes, refusals);
+  const stop =
+    afterGuard(state, config, toolCalls, outcomes, refusals, current.streakContentIndex) ?? current.stop;
+  if (abandoned !== undefined && aborted) await abandoned.settle(state, config.abortGraceMs);
   if (runnerFailure !== undefined) throw runnerFailure.error;
-  return { toolCalls, outcomes: final, stop };
+  return { type: 'answered', toolCalls, outcomes, stop };
 }
 
-/** The runner's hooks this run needs: the budget's clock before each call, and the calls left running. */
+/** What every call of the run's batches shares: the caller's context plus the run's ids and signal. */
+function batchContextOf(state: RunState, config: RunConfig): ToolBatchContext {
+  return {
+    ...config.context,
+    requestId: state.requestId,
+    runId: state.runId,
+    turnIndex: state.currentTurn?.turnIndex ?? state.trace.turn,
+    ...(state.signal === undefined ? {} : { signal: state.signal }),
+  } as ToolBatchContext;
+}
+
+/** The tools a turn's calls may run: every tool, or the `activeTools` of that turn. */
+function turnRegistry(registry: ToolRegistry, activeTools: readonly string[] | undefined): ToolRegistry {
+  if (activeTools === undefined) return registry;
+  return Object.fromEntries(
+    activeTools.filter((name) => Object.hasOwn(registry, name)).map((name) => [name, registry[name]!]),
+  );
+}
+
+/** Records a call's outcome, unless the call was cut short by an abort (it runs again on resume). */
+function recordOutcome(turn: TurnProgress, index: number, outcome: ToolCallOutcome): boolean {
+  const call = turn.calls[index]!;
+  if (call.status === 'done' || outcome.errorCode === 'aborted') return false;
+  call.status = 'done';
+  call.outcome = outcome;
+  return true;
+}
+
+/**
+ * The runner's hooks this run needs: the budget's clock before each call, the calls left running,
+ * and with a checkpoint store, each call marked as started and its outcome saved as it comes in.
+ */
 function batchOptions(
   state: RunState,
   config: RunConfig,
   abandoned: AbandonedTools | undefined,
+  runIndexes: readonly number[],
 ): ExecuteToolCallsOptions {
   const budget = config.budget;
-  const beforeCall =
+  const budgetCheck =
     budget?.maxDurationMs === undefined
       ? undefined
       : (): ToolCallRefusal | undefined => {
@@ -132,10 +226,26 @@ function batchOptions(
           recordOverrun(state, overrun);
           return { errorCode: 'budget_exceeded', error: refusedCallMessage(overrun) };
         };
+  const turn = state.currentTurn!;
+  const saving = state.checkpointStore !== undefined;
+  const beforeCall = !saving
+    ? budgetCheck
+    : (_toolCall: ToolCall, position: number): ToolCallRefusal | undefined => {
+        const refusal = budgetCheck?.();
+        if (refusal === undefined) turn.calls[runIndexes[position]!]!.status = 'started';
+        return refusal;
+      };
   return {
     concurrency: config.concurrency,
     ...(beforeCall === undefined ? {} : { beforeCall }),
     ...(abandoned === undefined ? {} : { onAbandoned: abandoned.track }),
+    ...(saving
+      ? {
+          onOutcome: async (outcome: ToolCallOutcome, position: number) => {
+            if (recordOutcome(turn, runIndexes[position]!, outcome)) await saveCheckpoint(state);
+          },
+        }
+      : {}),
   };
 }
 
@@ -146,7 +256,8 @@ function countRun(
 ): number {
   let count = 0;
   for (let index = 0; index < outcomes.length; index++) {
-    if (refusals?.has(index) || outcomes[index]!.errorCode === 'budget_exceeded') continue;
+    const code = outcomes[index]!.errorCode;
+    if (refusals?.has(index) || code === 'budget_exceeded' || code === 'approval_denied') continue;
     count++;
   }
   return count;
@@ -173,7 +284,13 @@ function afterGuard(
     const outcome = outcomes[index]!;
     const code = outcome.errorCode;
     // Refusals, aborts and the budget are not the tool's failures.
-    if (refusals?.has(index) || code === 'aborted' || code === 'budget_exceeded') continue;
+    if (
+      refusals?.has(index) ||
+      code === 'aborted' ||
+      code === 'budget_exceeded' ||
+      code === 'approval_denied'
+    )
+      continue;
     const name = toolCalls[index]!.function.name;
     const errors = recordResult(guardState, guard, name, outcome.error !== undefined);
     if (errors === undefined) continue;
@@ -240,34 +357,23 @@ function uniqueToolCalls(
   return { toolCalls: changed ? result : toolCalls, originalIds };
 }
 
-/** Puts the refused calls' error outcomes back among the outcomes of the calls that ran, in call order. */
-function mergeRefused(
-  toolCalls: readonly ToolCall[],
-  ran: readonly ToolCallOutcome[],
-  refusals: ReadonlyMap<number, Refusal>,
+/** A refused call's error outcome; a blocked repeat quotes the result of the call it repeats. */
+function refusedOutcome(
+  toolCall: ToolCall,
+  refusal: Refusal,
+  earlier: readonly ToolCallOutcome[],
   state: RunState,
-): (ToolCallOutcome | undefined)[] {
-  let next = 0;
-  const merged: (ToolCallOutcome | undefined)[] = [];
-  for (let index = 0; index < toolCalls.length; index++) {
-    const toolCall = toolCalls[index]!;
-    const refusal = refusals.get(index);
-    if (refusal === undefined) {
-      merged.push(ran[next++]);
-      continue;
-    }
-    const blocked = refusal.blocked;
-    const error =
-      blocked === undefined
-        ? refusal.error
-        : blockedCallMessage(
-            toolCall.function.name,
-            blocked.streak,
-            blocked.quotes >= 0 ? merged[blocked.quotes]?.content : state.loopGuard?.lastContent,
-          );
-    merged.push(errorOutcome(toolCall, refusal.errorCode, error));
-  }
-  return merged;
+): ToolCallOutcome {
+  const blocked = refusal.blocked;
+  const error =
+    blocked === undefined
+      ? refusal.error
+      : blockedCallMessage(
+          toolCall.function.name,
+          blocked.streak,
+          blocked.quotes >= 0 ? earlier[blocked.quotes]?.content : state.loopGuard?.lastContent,
+        );
+  return errorOutcome(toolCall, refusal.errorCode, error);
 }
 
 function missingOutcome(toolCall: ToolCall, runnerFailure?: { readonly error: unknown }): ToolCallOutcome {

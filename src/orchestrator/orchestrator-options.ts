@@ -1,8 +1,15 @@
+import type { CheckpointStore } from '../durable/checkpoint-store.js';
+import type {
+  ApprovalDecision,
+  PendingApproval,
+  RunState as SavedRunState,
+  RunStateStopReason,
+} from '../durable/run-state.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ToolChoice } from '../model/model-adapter.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolRunner } from '../tools/tool-runner.js';
-import type { StopReason, TraceContent, TraceEmitter, TraceEvent } from '../tracing/trace-events.js';
+import type { TraceContent, TraceEmitter, TraceEvent } from '../tracing/trace-events.js';
 import type { RunBudget } from './budget.js';
 import type { LoopGuardOptions } from './loop-guard.js';
 import type { StopCondition } from './stop-conditions.js';
@@ -92,6 +99,12 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
    * with a `tools_still_running` warning listing them. @default 2000
    */
   readonly abortGraceMs?: number;
+  /**
+   * Saves the run's state (a `RunState`) after each model response and each tool result, before
+   * the next step, so `resume(runId)` can go on after a crash. A run's own `checkpointStore`
+   * replaces it. @default none: nothing is saved
+   */
+  readonly checkpointStore?: CheckpointStore;
 }
 
 /** Per-run overrides. */
@@ -117,6 +130,28 @@ export interface RunOptions<Context extends object = Record<string, unknown>> {
   readonly budget?: RunBudget;
   /** Replaces the orchestrator's `loopGuard` for this run. */
   readonly loopGuard?: LoopGuardOptions | boolean;
+  /** Replaces the orchestrator's `checkpointStore` for this run. */
+  readonly checkpointStore?: CheckpointStore;
+  /**
+   * The run's id (`result.runId`, every event's `runId`, the key of its checkpoints), so you know
+   * it before the run ends: to resume it after a crash. Must be new to the checkpoint store.
+   * @default crypto.randomUUID() (the `generateId` option)
+   */
+  readonly runId?: string;
+}
+
+/** What `resume()` takes: a run's options (its `runId` aside), decisions on calls, and `force`. */
+export interface ResumeOptions<Context extends object = Record<string, unknown>> extends Omit<
+  RunOptions<Context>,
+  'runId'
+> {
+  /** Decisions on calls waiting for approval, by tool call id (`result.pendingApprovals`). */
+  readonly approvals?: { readonly [toolCallId: string]: ApprovalDecision };
+  /**
+   * Resume even when the tools or the model differ from the ones the run was saved with (the
+   * differences would otherwise throw `ResumeMismatchError`). @default false
+   */
+  readonly force?: boolean;
 }
 
 /** What `run()` resolves to. */
@@ -127,7 +162,8 @@ export interface RunResult {
   readonly traces: TraceEvent[];
   /** The whole transcript, the system prompt and final assistant message included. */
   readonly messages: ChatMessage[];
-  readonly stopReason: StopReason;
+  /** Why the run stopped: a `StopReason`, or `'awaiting_approval'` while calls wait for a person's decision. */
+  readonly stopReason: RunStateStopReason;
   /** Model calls made. */
   readonly turns: number;
   /** Token usage summed over the run. */
@@ -135,4 +171,8 @@ export interface RunResult {
   /** What the run cost in USD; set when `budget.pricing` is given. */
   readonly costUsd?: number;
   readonly runId: string;
+  /** The calls that wait for a decision (`stopReason: 'awaiting_approval'` only), in call order. */
+  readonly pendingApprovals?: readonly PendingApproval[];
+  /** The run's state to resume from (`stopReason: 'awaiting_approval'` only); plain JSON. */
+  readonly state?: SavedRunState;
 }

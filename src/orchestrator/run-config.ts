@@ -29,5 +29,7 @@ export interface RunConfig {
   readonly loopGuard: ResolvedLoopGuard | undefined;
   readonly budget: RunBudget | undefined;
   readonly abortGraceMs: number;
+  /** Some tool of the registry has `needsApproval`: calls are asked about before a turn runs. */
+  readonly approvals: boolean;
   readonly now: () => number;
 }

@@ -1,7 +1,9 @@
-import type { StopReason } from '../tracing/trace-events.js';
+import type { RunStateStopReason } from '../durable/run-state.js';
+import type { ModelResponse } from '../model/model-adapter.js';
 import { spentOverrun } from './budget.js';
 import { callModelStep } from './call-model-step.js';
-import { assistantMessage, executeToolsStep } from './execute-tools-step.js';
+import { answerToolCalls, assistantMessage, executeToolsStep } from './execute-tools-step.js';
+import type { ExecutedTools } from './execute-tools-step.js';
 import { recordOverrun } from './gate-tool-calls.js';
 import { prepareTurnStep } from './prepare-turn-step.js';
 import type { RunConfig } from './run-config.js';
@@ -10,10 +12,17 @@ import { isForcedChoice } from './validate-run-controls.js';
 
 /**
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
- * tools, check the stop conditions. Every step reads and writes `state` only, so the loop could
- * stop after any step and go on later from the same state.
+ * tools, check the stop conditions. Every step reads and writes `state` only, so the loop can stop
+ * after any step and go on later from the same state: a resumed run whose turn was being answered
+ * (`state.currentTurn`) first answers the rest of that turn.
  */
-export async function runLoop(state: RunState, config: RunConfig): Promise<StopReason> {
+export async function runLoop(state: RunState, config: RunConfig): Promise<RunStateStopReason> {
+  if (state.currentTurn !== undefined) {
+    state.trace.turn = state.currentTurn.turnIndex;
+    const response = state.lastResponse ?? { content: null };
+    const stop = afterTools(state, config, response, await answerToolCalls(state, config));
+    if (stop !== undefined) return stop;
+  }
   for (;;) {
     if (state.signal?.aborted) return 'aborted';
     if (state.turns >= config.maxTurns) return 'max_turns';
@@ -56,22 +65,35 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<StopR
       });
     }
     const executed = await executeToolsStep(state, response, { rejectedCalls, plan, config });
-    if (state.signal?.aborted) return 'aborted';
-    if (executed.stop !== undefined) return executed.stop;
-    for (const condition of config.stopConditions) {
-      if (
-        condition({
-          turn: state.trace.turn,
-          response,
-          toolCalls: executed.toolCalls,
-          outcomes: executed.outcomes,
-          messages: state.messages,
-        })
-      ) {
-        return 'stop_condition';
-      }
+    const stop = afterTools(state, config, response, executed);
+    if (stop !== undefined) return stop;
+  }
+}
+
+/** Why the run stops after a turn's tools were answered, or `undefined` when it goes on. */
+function afterTools(
+  state: RunState,
+  config: RunConfig,
+  response: ModelResponse,
+  executed: ExecutedTools,
+): RunStateStopReason | undefined {
+  if (executed.type === 'awaiting_approval') return 'awaiting_approval';
+  if (state.signal?.aborted) return 'aborted';
+  if (executed.stop !== undefined) return executed.stop;
+  for (const condition of config.stopConditions) {
+    if (
+      condition({
+        turn: state.trace.turn,
+        response,
+        toolCalls: executed.toolCalls,
+        outcomes: executed.outcomes,
+        messages: state.messages,
+      })
+    ) {
+      return 'stop_condition';
     }
   }
+  return undefined;
 }
 
 /** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */

@@ -3,7 +3,11 @@ import type { ModelResponse } from '../model/model-adapter.js';
 import type { Usage } from '../model/usage.js';
 import type { TraceDispatcher } from '../tracing/trace-dispatcher.js';
 import type { BudgetOverrun } from './budget.js';
+import type { ApprovalDecision } from '../durable/run-state.js';
+import type { RunFingerprint } from '../durable/run-fingerprint.js';
+import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { LoopGuardState } from './loop-guard.js';
+import type { TurnProgress } from './turn-progress.js';
 
 /**
  * Everything one run owns; runs share nothing. The data fields are plain values (a `Set` of ids
@@ -18,6 +22,7 @@ export interface RunState {
    * `prepareTurn` with `replaceTranscript` swaps in a new array rather than editing this one.
    */
   messages: ChatMessage[];
+  /** When the run started in this process, less the time it had run before a resume (for `maxDurationMs`). */
   readonly startedAt: number;
   /** Every tool call id used so far in the run, to keep ids unique across turns. */
   readonly toolCallIds: Set<string>;
@@ -35,9 +40,21 @@ export interface RunState {
   budgetOverrun: BudgetOverrun | undefined;
   /** Set when the loop guard ends the run. */
   loopDetected: boolean;
+  /** The turn whose tool calls are being answered; `undefined` between turns. */
+  currentTurn: TurnProgress | undefined;
+  /** People's decisions on calls that needed approval, by tool call id. */
+  readonly approvalDecisions: Record<string, ApprovalDecision>;
+  /** The tool set and model of the run, saved with every checkpoint. */
+  readonly fingerprint: RunFingerprint;
+  /** Where checkpoints go; `undefined` without a `checkpointStore`. */
+  readonly checkpointStore: CheckpointStore | undefined;
+  /** The `step` of the last checkpoint taken (saved, or handed out as `result.state`). */
+  step: number;
 
   readonly trace: TraceDispatcher;
   readonly signal: AbortSignal | undefined;
+  /** The run's clock (the orchestrator's `now`). */
+  readonly now: () => number;
   /** Receives the content as it arrives (deltas, or each response's content): `RunStream.textStream`. */
   readonly onText: ((text: string) => void) | undefined;
 }

@@ -1,4 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
+import { compareFingerprints, fingerprintRun } from '../durable/run-fingerprint.js';
+import type { RunFingerprint } from '../durable/run-fingerprint.js';
+import type { RunState as SavedRunState, RunStateStopReason } from '../durable/run-state.js';
+import { ResumeMismatchError } from '../errors/resume-mismatch-error.js';
 import { isAbortError } from '../errors/aborted-error.js';
 import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
 import { describeThrown, errorCode, errorName } from '../errors/describe-value.js';
@@ -15,7 +19,15 @@ import type { StopReason, TraceEvent, TraceEventOf, TraceEventType } from '../tr
 import { costUsd, isSpendLimit, spentOverrun } from './budget.js';
 import { recordOverrun } from './gate-tool-calls.js';
 import { createLoopGuardState, resolveLoopGuard } from './loop-guard.js';
-import type { RunOptions, RunResult, ToolOrchestratorOptions } from './orchestrator-options.js';
+import type {
+  ResumeOptions,
+  RunOptions,
+  RunResult,
+  ToolOrchestratorOptions,
+} from './orchestrator-options.js';
+import { applyDecisions } from './approvals.js';
+import { saveCheckpoint, takeSnapshot } from './checkpoint.js';
+import { loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
 import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
@@ -56,6 +68,9 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   readonly #stopConditions: readonly StopCondition[];
   readonly #now: () => number;
   readonly #generateId: () => string;
+  /** Some tool has `needsApproval`. */
+  readonly #approvals: boolean;
+  #fingerprintMemo: RunFingerprint | undefined;
 
   constructor(
     adapter: ModelAdapter,
@@ -75,9 +90,20 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         ...(options.maxToolResultChars === undefined ? {} : { maxResultChars: options.maxToolResultChars }),
         now: this.#now,
       });
+    this.#approvals = Object.values(toolRegistry).some(
+      (tool) => tool.needsApproval !== undefined && tool.needsApproval !== false,
+    );
     const stopWhen = options.stopWhen;
     this.#stopConditions =
       stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
+  }
+
+  /** The tool set and model of this orchestrator's runs, as saved in their checkpoints. */
+  get #fingerprint(): RunFingerprint {
+    return (this.#fingerprintMemo ??= fingerprintRun({
+      tools: this.toolRegistry,
+      model: this.adapter.model,
+    }));
   }
 
   /**
@@ -193,20 +219,75 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       loopGuard: resolveLoopGuard(runOptions.loopGuard ?? options.loopGuard),
       budget: mergeBudgets(options.budget, runOptions.budget),
       abortGraceMs: options.abortGraceMs ?? 2_000,
+      approvals: this.#approvals,
       now: this.#now,
     };
   }
 
-  async #execute(
-    messages: readonly ChatMessage[],
-    systemPrompt: string | undefined,
-    runOptions: RunOptions<Context>,
-    hooks: StreamHooks | undefined,
+  /**
+   * Goes on with a saved run: by its id (loaded from the `checkpointStore`) or from a `RunState`
+   * (`result.state`). Calls whose results were recorded never run again; a call that had started
+   * without a recorded result runs again with the same `toolCallId` (at-least-once: use
+   * `context.runId` and `context.toolCallId` as idempotency keys). `approvals` decides calls that
+   * wait for a person; calls still undecided keep the run awaiting. A run that had ended is not
+   * run again: its recorded result comes back (with no traces).
+   *
+   * @throws {ResumeMismatchError} when the tools or the model changed since the run was saved, unless `force`.
+   * @throws {InvalidRunStateError} when the state is not a valid `RunState`.
+   * @throws {InvalidArgumentError} for an unknown run id, a run id without a store, or a decision on a call that waits for none.
+   * @example
+   * const result = await orchestrator.resume(paused.state!, { approvals: { [id]: { approved: true } } });
+   */
+  async resume(
+    runIdOrState: string | SavedRunState,
+    resumeOptions: ResumeOptions<Context> = {},
   ): Promise<RunResult> {
+    validateRunOptions(resumeOptions, this.toolRegistry);
+    if (resumeOptions.force !== undefined && typeof resumeOptions.force !== 'boolean') {
+      throw new InvalidArgumentError({
+        argument: 'force',
+        value: resumeOptions.force,
+        message: 'must be true or false.',
+      });
+    }
+    const store = resumeOptions.checkpointStore ?? this.#options.checkpointStore;
+    const saved = await loadSavedRun(runIdOrState, store);
+    if (resumeOptions.force !== true) {
+      const changes = compareFingerprints(saved.fingerprint, this.#fingerprint);
+      if (changes.length > 0) throw new ResumeMismatchError({ runId: saved.runId, changes });
+    }
+    const config = this.#config(resumeOptions, false);
+    if (saved.result !== null) return recordedResult(saved, config.budget?.pricing);
+    const decisions = { ...saved.approvalDecisions };
+    applyDecisions(
+      decisions,
+      resumeOptions.approvals,
+      saved.pendingApprovals.map((approval) => approval.toolCallId),
+    );
+    const live = this.#live(saved.runId, resumeOptions, undefined);
+    const state = restoreRun(
+      { ...saved, approvalDecisions: decisions },
+      {
+        ...live,
+        onText: undefined,
+        now: this.#now,
+        checkpointStore: store,
+        fingerprint: this.#fingerprint,
+        guardOn: config.loopGuard !== undefined,
+        generateId: this.#generateId,
+      },
+    );
+    this.#emitStart(state, config);
+    return this.#drive(state, config);
+  }
+
+  /** The run's trace dispatcher and combined abort signal. */
+  #live(
+    runId: string,
+    runOptions: RunOptions<Context> | ResumeOptions<Context>,
+    hooks: StreamHooks | undefined,
+  ): { trace: TraceDispatcher; signal: AbortSignal | undefined } {
     const options = this.#options;
-    const config = this.#config(runOptions, hooks !== undefined);
-    const context = config.context as { requestId?: unknown };
-    const runId = this.#generateId();
     const signal = combineSignals(options.signal, runOptions.signal, hooks?.signal);
     const parentRunId = runOptions.parentRunId ?? options.parentRunId;
     const runListeners = [runOptions.onEvent, hooks?.onEvent].filter(
@@ -224,6 +305,28 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       now: this.#now,
       ...(options.onTraceError === undefined ? {} : { onSinkError: options.onTraceError }),
     });
+    return { trace, signal };
+  }
+
+  async #execute(
+    messages: readonly ChatMessage[],
+    systemPrompt: string | undefined,
+    runOptions: RunOptions<Context>,
+    hooks: StreamHooks | undefined,
+  ): Promise<RunResult> {
+    const config = this.#config(runOptions, hooks !== undefined);
+    const context = config.context as { requestId?: unknown };
+    const store = runOptions.checkpointStore ?? this.#options.checkpointStore;
+    const runId = runOptions.runId ?? this.#generateId();
+    if (runOptions.runId !== undefined && store !== undefined && (await store.load(runId)) !== undefined) {
+      throw new InvalidArgumentError({
+        argument: 'runOptions.runId',
+        value: runId,
+        message:
+          'already has a checkpoint in the checkpointStore: resume it with orchestrator.resume(runId), delete it with store.delete(runId), or use a new id.',
+      });
+    }
+    const { trace, signal } = this.#live(runId, runOptions, hooks);
     const transcript: ChatMessage[] =
       systemPrompt !== undefined && messages[0]?.role !== 'system'
         ? [{ role: 'system', content: systemPrompt }, ...messages]
@@ -242,18 +345,36 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       loopGuard: config.loopGuard === undefined ? undefined : createLoopGuardState(),
       budgetOverrun: undefined,
       loopDetected: false,
+      currentTurn: undefined,
+      approvalDecisions: {},
+      fingerprint: this.#fingerprint,
+      checkpointStore: store,
+      step: 0,
       trace,
       signal,
+      now: this.#now,
       onText: hooks?.onText,
     };
-    trace.emit('run_start', {
-      messageCount: transcript.length,
+    this.#emitStart(state, config);
+    return this.#drive(state, config);
+  }
+
+  #emitStart(state: RunState, config: RunConfig): void {
+    state.trace.emit('run_start', {
+      messageCount: state.messages.length,
       toolNames: Object.keys(this.toolRegistry),
       maxTurns: config.maxTurns,
       requestId: state.requestId,
     });
-    let stopReason: StopReason;
+  }
+
+  /** Runs the loop from `state` to its end or a pause, with the run's last checkpoint saved. */
+  async #drive(state: RunState, config: RunConfig): Promise<RunResult> {
+    const { trace, signal } = state;
+    let stopReason: RunStateStopReason;
     try {
+      // The first checkpoint: a crash during the first model call leaves a run to resume.
+      if (state.step === 0) await saveCheckpoint(state);
       stopReason = await runLoop(state, config);
       if (stopReason === 'max_turns') {
         trace.emit('warning', {
@@ -263,6 +384,11 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       }
       if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
         stopReason = await this.#finalAnswer(state, config, stopReason);
+      }
+      if (stopReason === 'awaiting_approval') return await this.#pause(state, config);
+      // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs).
+      if (!signal?.aborted) {
+        await saveCheckpoint(state, { stopReason, content: state.lastResponse?.content ?? '' });
       }
     } catch (error) {
       if (!isAbortError(error, signal)) {
@@ -290,11 +416,35 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     return result;
   }
 
+  /** Ends the run for now: calls wait for a person's decision. Saves the state and returns it. */
+  async #pause(state: RunState, config: RunConfig): Promise<RunResult> {
+    const snapshot = takeSnapshot(state, { stopReason: 'awaiting_approval' });
+    await state.checkpointStore?.save(state.runId, snapshot);
+    const pending = snapshot.pendingApprovals;
+    state.trace.emit('warning', {
+      code: 'awaiting_approval',
+      message: `The run waits for a person's decision on ${pending.length} tool call${pending.length === 1 ? '' : 's'}: ${pending
+        .map((approval) => `${approval.name} (${approval.toolCallId})`)
+        .join(', ')}. Resume it with orchestrator.resume(state or runId, { approvals }).`,
+      toolCalls: pending.map((approval) => ({ id: approval.toolCallId, name: approval.name })),
+    });
+    return {
+      ...this.#result(state, config, 'awaiting_approval'),
+      content: '',
+      pendingApprovals: pending,
+      state: snapshot,
+    };
+  }
+
   /**
    * The tools-off call of `onMaxTurns: 'final_answer'`. Not after a token or cost limit (it would
    * only spend more), and not when one of those is reached by the time the run is cut short otherwise.
    */
-  async #finalAnswer(state: RunState, config: RunConfig, stopReason: StopReason): Promise<StopReason> {
+  async #finalAnswer(
+    state: RunState,
+    config: RunConfig,
+    stopReason: RunStateStopReason,
+  ): Promise<RunStateStopReason> {
     const budget = config.budget;
     if (stopReason === 'budget_exceeded') {
       if (state.budgetOverrun !== undefined && isSpendLimit(state.budgetOverrun.limit)) return stopReason;
@@ -320,7 +470,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     });
   }
 
-  #result(state: RunState, config: RunConfig, stopReason: StopReason): RunResult {
+  #result(state: RunState, config: RunConfig, stopReason: RunStateStopReason): RunResult {
     const pricing = config.budget?.pricing;
     return {
       content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
@@ -336,7 +486,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
 }
 
 /** A run that ended without an answer for a reason `onMaxTurns` handles. */
-function isCutShort(stopReason: StopReason): boolean {
+function isCutShort(stopReason: RunStateStopReason): stopReason is StopReason {
   return stopReason === 'max_turns' || stopReason === 'budget_exceeded' || stopReason === 'loop_detected';
 }
 

@@ -43,7 +43,18 @@ export interface ToolConfig<Parameters, Output, Context extends object = Record<
   readonly timeoutMs?: number;
   /** Ask the provider for strict schema adherence (adapters convert the schema). @default false */
   readonly strict?: boolean;
+  /**
+   * Whether a call must wait for a person's yes before it runs: `true`, or a function of the
+   * parsed arguments and the call's context, asked once per call. A run with such a call ends with
+   * `stopReason: 'awaiting_approval'`; `orchestrator.resume(state, { approvals })` goes on.
+   * @default false
+   */
+  readonly needsApproval?: NeedsApproval<InferInput<Parameters>, Context>;
 }
+
+/** `defineTool`'s `needsApproval`: always, never, or decided per call. */
+export type NeedsApproval<Input = unknown, Context extends object = Record<string, unknown>> =
+  boolean | ((input: Input, context: ToolExecutionContext<Context>) => boolean | Promise<boolean>);
 
 /** A tool ready for a registry: the config plus its compiled schema. */
 export interface Tool<Input = unknown, Output = unknown, Context extends object = Record<string, unknown>> {
@@ -54,6 +65,8 @@ export interface Tool<Input = unknown, Output = unknown, Context extends object 
   readonly inputSchema: JsonSchema;
   readonly timeoutMs?: number;
   readonly strict?: boolean;
+  /** Whether a call waits for a person's decision before it runs (see `ToolConfig.needsApproval`). */
+  readonly needsApproval?: NeedsApproval<Input, Context>;
   /** @internal compiled validator */
   readonly schema: CompiledSchema<Input>;
   readonly execute: (input: Input, context: ToolExecutionContext<Context>) => Output | Promise<Output>;
@@ -116,6 +129,17 @@ export function defineTool<Parameters, Output, Context extends object = Record<s
       message: `timeoutMs must be a positive number of milliseconds; got ${String(config.timeoutMs)}.`,
     });
   }
+  const needsApproval = config.needsApproval as unknown;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    throw new ToolDefinitionError({
+      toolName: name,
+      message: `needsApproval must be true, false or a function (input, context) => boolean; got ${needsApproval === null ? 'null' : typeof needsApproval}.`,
+    });
+  }
   let schema: CompiledSchema<InferInput<Parameters>>;
   try {
     schema = compileSchema(parameters);
@@ -133,6 +157,7 @@ export function defineTool<Parameters, Output, Context extends object = Record<s
     inputSchema: schema.jsonSchema,
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     ...(config.strict === undefined ? {} : { strict: config.strict }),
+    ...(config.needsApproval === undefined ? {} : { needsApproval: config.needsApproval }),
     schema,
     execute: config.execute,
   };

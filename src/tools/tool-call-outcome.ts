@@ -14,7 +14,9 @@ export type ToolErrorCode =
   /** Not run because the loop guard ended the run. */
   | 'loop_detected'
   /** Not run because the run reached a `budget` limit. */
-  | 'budget_exceeded';
+  | 'budget_exceeded'
+  /** A person denied the call (`needsApproval`); the reason, when given, is in the error. */
+  | 'approval_denied';
 
 /** Why a call is answered with an error instead of being run (see `ExecuteToolCallsOptions.beforeCall`). */
 export interface ToolCallRefusal {

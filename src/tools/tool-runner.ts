@@ -39,6 +39,11 @@ export interface ExecuteToolCallsOptions {
    * with a promise that settles when `execute` does. The orchestrator waits on these after an abort.
    */
   readonly onAbandoned?: (toolCall: ToolCall, settled: Promise<void>) => void;
+  /**
+   * Called with each call's outcome as soon as it is known, before the call's worker takes the
+   * next call; a returned promise is awaited first. The orchestrator saves a checkpoint here.
+   */
+  readonly onOutcome?: (outcome: ToolCallOutcome, index: number) => void | Promise<void>;
 }
 
 const defaultMaxResultChars = 100_000;
@@ -76,6 +81,7 @@ export class ToolRunner {
     if (concurrency <= 1) {
       for (let index = 0; index < toolCalls.length; index++) {
         outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, index, context, options);
+        if (options.onOutcome !== undefined) await options.onOutcome(outcomes[index]!, index);
       }
       return outcomes;
     }
@@ -84,6 +90,7 @@ export class ToolRunner {
       while (next < toolCalls.length) {
         const index = next++;
         outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, index, context, options);
+        if (options.onOutcome !== undefined) await options.onOutcome(outcomes[index]!, index);
       }
     };
     // A tiny worker pool: p-limit would add a dependency and per-call closures on the hot path.

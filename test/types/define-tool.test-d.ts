@@ -21,7 +21,7 @@ it('infers tool input from a zod schema', () => {
 it('types run results and event listeners', () => {
   const orchestrator = new ToolOrchestrator(new ScriptedAdapter([]), {});
   expectTypeOf(orchestrator.run([])).resolves.toEqualTypeOf<RunResult>();
-  expectTypeOf<RunResult['stopReason']>().toEqualTypeOf<StopReason>();
+  expectTypeOf<RunResult['stopReason']>().toEqualTypeOf<StopReason | 'awaiting_approval'>();
   orchestrator.on('tool_result', (event) => {
     expectTypeOf(event).toEqualTypeOf<TraceEventOf<'tool_result'>>();
     expectTypeOf(event.data.durationMs).toEqualTypeOf<number>();

@@ -40,6 +40,8 @@ import { isModelProviderError, toProviderError } from './to-provider-error.js';
  */
 export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly provider: string;
+  /** The model every request asks for (the `model` option). */
+  readonly model: string;
   /** The `openai` client every request goes through. */
   readonly client: OpenAI;
   protected readonly options: ChatCompletionsAdapterOptions;
@@ -50,6 +52,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     this.options = options;
     this.defaults = defaults;
     this.provider = defaults.provider;
+    this.model = options.model;
   }
 
   /** Builds the request body; throws before any request when the options cannot work together. */

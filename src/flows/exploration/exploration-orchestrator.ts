@@ -2,7 +2,8 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import { ToolOrchestrator } from '../../orchestrator/tool-orchestrator.js';
 import { toolCalled } from '../../orchestrator/stop-conditions.js';
-import type { StopReason, TraceEmitter, TraceEvent } from '../../tracing/trace-events.js';
+import type { RunResult } from '../../orchestrator/orchestrator-options.js';
+import type { TraceEmitter, TraceEvent } from '../../tracing/trace-events.js';
 import type { ToolRegistry } from '../../tools/define-tool.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { createCodeTools } from '../../explore/create-code-tools.js';
@@ -61,7 +62,7 @@ export class ExplorationOrchestrator {
   /** Model calls made with tools on in the last run. */
   steps = 0;
   /** Why the last run ended. */
-  stopReason: StopReason | undefined;
+  stopReason: RunResult['stopReason'] | undefined;
   /** The trace events of the last run. */
   traces: TraceEvent[] = [];
   readonly #options: ExplorationOrchestratorOptions;

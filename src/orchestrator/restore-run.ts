@@ -1,0 +1,173 @@
+import type { CheckpointStore } from '../durable/checkpoint-store.js';
+import type { RunState as SavedRunState } from '../durable/run-state.js';
+import { validateRunState } from '../durable/validate-run-state.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import type { ToolCall } from '../model/messages.js';
+import type { ModelResponse } from '../model/model-adapter.js';
+import type { BudgetOverrun, ModelPricing } from './budget.js';
+import { costUsd } from './budget.js';
+import type { RunResult } from './orchestrator-options.js';
+import type { Refusal } from './gate-tool-calls.js';
+import type { LoopGuardState } from './loop-guard.js';
+import { createLoopGuardState } from './loop-guard.js';
+import type { RunState } from './run-state.js';
+import type { TurnProgress } from './turn-progress.js';
+
+/** What `strategyState.loop` holds (see `takeSnapshot`). */
+interface SavedLoopState {
+  readonly requestId?: string;
+  readonly elapsedMs?: number;
+  readonly toolCallsMade?: number;
+  readonly toolChoiceReset?: boolean;
+  readonly loopDetected?: boolean;
+  readonly budgetOverrun?: BudgetOverrun | null;
+  readonly loopGuard?: Partial<LoopGuardState> | null;
+}
+
+/** What `strategyState.turn` holds. */
+interface SavedTurnState {
+  readonly refusals?: [number, Refusal][] | null;
+  readonly streakContentIndex?: number | null;
+  readonly stop?: 'loop_detected' | 'budget_exceeded' | null;
+  readonly activeTools?: string[] | null;
+}
+
+/** The live handles and settings a restored run gets from the process that resumes it. */
+export type RestoredRunHandles = Pick<
+  RunState,
+  'trace' | 'signal' | 'onText' | 'now' | 'checkpointStore' | 'fingerprint'
+> & { readonly guardOn: boolean; readonly generateId: () => string };
+
+/**
+ * The run's live state rebuilt from a saved one: its transcript (copied), counters, loop guard and
+ * budget memory, approvals, and the turn whose calls were being answered with every recorded outcome.
+ * The run's clock goes on from the time it had run (time spent saved does not count to `maxDurationMs`).
+ */
+export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): RunState {
+  const loop = (saved.strategyState['loop'] ?? {}) as SavedLoopState;
+  const messages = saved.messages.slice();
+  const toolCallIds = new Set<string>();
+  let lastResponse: ModelResponse | undefined;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const toolCall of message.tool_calls ?? []) toolCallIds.add(toolCall.id);
+    lastResponse = {
+      content: message.content,
+      ...(message.tool_calls === undefined ? {} : { tool_calls: message.tool_calls }),
+      ...(message.reasoning_content === undefined ? {} : { reasoning_content: message.reasoning_content }),
+    };
+  }
+  const savedGuard = loop.loopGuard;
+  return {
+    runId: saved.runId,
+    requestId: loop.requestId ?? handles.generateId(),
+    messages,
+    startedAt: handles.now() - (loop.elapsedMs ?? 0),
+    toolCallIds,
+    turns: saved.turns,
+    usage: saved.usage,
+    lastResponse,
+    toolCallsMade: loop.toolCallsMade ?? 0,
+    toolChoiceReset: loop.toolChoiceReset ?? false,
+    loopGuard: handles.guardOn ? { ...createLoopGuardState(), ...(savedGuard ?? {}) } : undefined,
+    budgetOverrun: loop.budgetOverrun ?? undefined,
+    loopDetected: loop.loopDetected ?? false,
+    currentTurn: restoreTurn(saved),
+    approvalDecisions: { ...saved.approvalDecisions },
+    fingerprint: handles.fingerprint,
+    checkpointStore: handles.checkpointStore,
+    step: saved.step,
+    trace: handles.trace,
+    signal: handles.signal,
+    now: handles.now,
+    onText: handles.onText,
+  };
+}
+
+function restoreTurn(saved: SavedRunState): TurnProgress | undefined {
+  const turn = saved.currentTurn;
+  if (turn === null) return undefined;
+  const state = (saved.strategyState['turn'] ?? {}) as SavedTurnState;
+  const asked = new Set([
+    ...saved.pendingApprovals.map((approval) => approval.toolCallId),
+    ...Object.keys(saved.approvalDecisions),
+  ]);
+  const toolCalls: ToolCall[] = turn.toolCalls.map((record) => ({
+    id: record.toolCallId,
+    type: 'function',
+    function: { name: record.name, arguments: record.arguments },
+  }));
+  return {
+    turnIndex: turn.turnIndex,
+    toolCalls,
+    calls: turn.toolCalls.map((record) => ({
+      // A call that had started but has no recorded outcome runs again (at-least-once).
+      status: record.status === 'done' ? 'done' : 'pending',
+      outcome:
+        record.outcome === undefined
+          ? undefined
+          : {
+              toolCallId: record.toolCallId,
+              name: record.name,
+              content: record.outcome.content,
+              durationMs: record.outcome.durationMs ?? 0,
+              ...(record.outcome.errorCode === undefined ? {} : { errorCode: record.outcome.errorCode }),
+              ...(record.outcome.error === undefined
+                ? record.outcome.errorCode === undefined
+                  ? {}
+                  : { error: record.outcome.content }
+                : { error: record.outcome.error }),
+            },
+      needsApproval: asked.has(record.toolCallId),
+    })),
+    refusals: state.refusals == null || state.refusals.length === 0 ? undefined : new Map(state.refusals),
+    streakContentIndex: state.streakContentIndex ?? undefined,
+    stop: state.stop ?? undefined,
+    activeTools: state.activeTools ?? undefined,
+  };
+}
+
+/**
+ * The saved run `resume` goes on from: loaded from the store by id, or checked when given.
+ *
+ * @throws {InvalidArgumentError} for a run id without a store, or one the store has no checkpoint of.
+ * @throws {InvalidRunStateError} when a given state is not a valid `RunState`.
+ */
+export async function loadSavedRun(
+  runIdOrState: string | SavedRunState,
+  store: CheckpointStore | undefined,
+): Promise<SavedRunState> {
+  if (typeof runIdOrState !== 'string') return validateRunState(runIdOrState);
+  if (store === undefined) {
+    throw new InvalidArgumentError({
+      argument: 'runIdOrState',
+      value: runIdOrState,
+      message:
+        'is a run id, but no checkpointStore is set to load it from: set the checkpointStore option (orchestrator or resume), or pass the RunState itself (result.state).',
+    });
+  }
+  const saved = await store.load(runIdOrState);
+  if (saved === undefined) {
+    throw new InvalidArgumentError({
+      argument: 'runIdOrState',
+      value: runIdOrState,
+      message:
+        'names no run the checkpointStore has a checkpoint of: check the id, and that the run was started with this store.',
+    });
+  }
+  return saved;
+}
+
+/** The result a run that had ended resolved to, rebuilt from its last checkpoint (no traces: nothing ran). */
+export function recordedResult(saved: SavedRunState, pricing: ModelPricing | undefined): RunResult {
+  return {
+    content: saved.result?.content ?? '',
+    traces: [],
+    messages: saved.messages.slice(),
+    stopReason: saved.stopReason ?? 'final',
+    turns: saved.turns,
+    usage: saved.usage,
+    ...(pricing === undefined ? {} : { costUsd: costUsd(saved.usage, pricing) }),
+    runId: saved.runId,
+  };
+}
