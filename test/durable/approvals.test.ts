@@ -1,0 +1,165 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  FileCheckpointStore,
+  InvalidArgumentError,
+  ToolDefinitionError,
+  ToolOrchestrator,
+  defineTool,
+} from '../../src/index.js';
+import type { RunResult } from '../../src/index.js';
+import { ScriptedAdapter } from '../../src/testing/index.js';
+import { expectValidTranscript } from '../support/transcript.js';
+
+function makeTools(log: string[], asked: string[] = []) {
+  return {
+    read: defineTool({
+      name: 'read',
+      description: 'Read a file',
+      parameters: z.object({ path: z.string() }),
+      execute: ({ path }) => {
+        log.push(`read ${path}`);
+        return `contents of ${path}`;
+      },
+    }),
+    remove: defineTool({
+      name: 'remove',
+      description: 'Delete a file',
+      parameters: z.object({ path: z.string() }),
+      // Only files outside tmp/ need a person's yes.
+      needsApproval: ({ path }, context) => {
+        asked.push(`${path} ${context.toolCallId}`);
+        return !path.startsWith('tmp/');
+      },
+      execute: ({ path }) => {
+        log.push(`remove ${path}`);
+        return `removed ${path}`;
+      },
+    }),
+  };
+}
+
+const turn = ScriptedAdapter.toolCalls([
+  ['read', { path: 'a.txt' }, 'r1'],
+  ['remove', { path: 'a.txt' }, 'd1'],
+  ['remove', { path: 'tmp/x' }, 'd2'],
+  ['remove', { path: 'b.txt' }, 'd3'],
+]);
+
+describe('human approval', () => {
+  it('runs the calls that need none, pauses for the others, and goes on with the decisions', async () => {
+    const log: string[] = [];
+    const asked: string[] = [];
+    const adapter = new ScriptedAdapter([turn, ScriptedAdapter.text('done')]);
+    const orchestrator = new ToolOrchestrator(adapter, makeTools(log, asked), { toolConcurrency: 4 });
+    const paused = await orchestrator.run([{ role: 'user', content: 'clean up' }]);
+    expect(paused.stopReason).toBe('awaiting_approval');
+    expect(paused.content).toBe('');
+    expect(paused.pendingApprovals).toEqual([
+      { toolCallId: 'd1', name: 'remove', arguments: '{"path":"a.txt"}' },
+      { toolCallId: 'd3', name: 'remove', arguments: '{"path":"b.txt"}' },
+    ]);
+    expect(log.sort()).toEqual(['read a.txt', 'remove tmp/x']);
+    expect(paused.state!.stopReason).toBe('awaiting_approval');
+    expect(paused.traces.at(-1)).toMatchObject({ type: 'warning', data: { code: 'awaiting_approval' } });
+
+    // Decisions come in two resumes: d1 first (approved: it runs at once), d3 later.
+    const json = JSON.parse(JSON.stringify(paused.state)) as typeof paused.state;
+    const partly = await orchestrator.resume(json!, { approvals: { d1: { approved: true } } });
+    expect(partly.stopReason).toBe('awaiting_approval');
+    expect(partly.pendingApprovals).toEqual([
+      { toolCallId: 'd3', name: 'remove', arguments: '{"path":"b.txt"}' },
+    ]);
+    expect(log.sort()).toEqual(['read a.txt', 'remove a.txt', 'remove tmp/x']);
+
+    const result = await orchestrator.resume(partly.state!, {
+      approvals: { d3: { approved: false, reason: 'b.txt is still needed' } },
+    });
+    expect(result.stopReason).toBe('final');
+    expect(result.content).toBe('done');
+    expect(log).toHaveLength(3); // b.txt was never removed
+    expectValidTranscript(result.messages);
+    const denied = result.messages.find(
+      (message) => message.role === 'tool' && message.tool_call_id === 'd3',
+    );
+    expect(JSON.parse((denied as { content: string }).content)).toEqual({
+      error: 'A person denied this call to "remove", so it did not run. Reason: b.txt is still needed',
+    });
+    expect(result.traces).toContainEqual(
+      expect.objectContaining({
+        type: 'tool_result',
+        data: expect.objectContaining({ errorCode: 'approval_denied' }),
+      }),
+    );
+    // needsApproval was asked once per call, never again on resume.
+    expect(asked).toEqual(['a.txt d1', 'tmp/x d2', 'b.txt d3']);
+    expect(partly.state!.approvalDecisions).toEqual({ d1: { approved: true } });
+    expect(result.state).toBeUndefined();
+    expect(adapter.calls).toHaveLength(2);
+  });
+
+  it('works across processes through a store, and with stream()', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'approvals-'));
+    try {
+      const log: string[] = [];
+      const first = new ToolOrchestrator(new ScriptedAdapter([turn]), makeTools(log), {
+        checkpointStore: new FileCheckpointStore({ dir }),
+      });
+      const stream = first.stream([{ role: 'user', content: 'clean up' }], undefined, { runId: 'web-1' });
+      const events: string[] = [];
+      for await (const event of stream) events.push(event.type);
+      const paused = await stream.result;
+      expect(paused.stopReason).toBe('awaiting_approval');
+      expect(events).toContain('warning');
+
+      const second = new ToolOrchestrator(
+        new ScriptedAdapter([ScriptedAdapter.text('done')]),
+        makeTools(log),
+        {
+          checkpointStore: new FileCheckpointStore({ dir }),
+        },
+      );
+      const result: RunResult = await second.resume('web-1', {
+        approvals: { d1: { approved: true }, d3: { approved: true } },
+      });
+      expect(result.content).toBe('done');
+      expect(log.sort()).toEqual(['read a.txt', 'remove a.txt', 'remove b.txt', 'remove tmp/x']);
+      expectValidTranscript(result.messages);
+      // Resuming again returns the recorded result and runs nothing.
+      expect((await second.resume('web-1')).content).toBe('done');
+      expect(log).toHaveLength(4);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses decisions on calls that wait for none, or that contradict one recorded', async () => {
+    const orchestrator = new ToolOrchestrator(new ScriptedAdapter([turn]), makeTools([]));
+    const paused = await orchestrator.run([{ role: 'user', content: 'clean up' }]);
+    await expect(
+      orchestrator.resume(paused.state!, { approvals: { r1: { approved: true } } }),
+    ).rejects.toThrow('names no call that waits for approval; the calls waiting are: d1, d3');
+    await expect(
+      orchestrator.resume(paused.state!, { approvals: { d1: { approved: 'yes' } } } as never),
+    ).rejects.toThrow(InvalidArgumentError);
+    const partly = await orchestrator.resume(paused.state!, { approvals: { d1: { approved: false } } });
+    await expect(
+      orchestrator.resume(partly.state!, { approvals: { d1: { approved: true } } }),
+    ).rejects.toThrow('contradicts the decision already recorded');
+  });
+
+  it('checks needsApproval at definition', () => {
+    expect(() =>
+      defineTool({
+        name: 'x',
+        description: 'x',
+        parameters: z.object({}),
+        needsApproval: 'yes' as never,
+        execute: () => 1,
+      }),
+    ).toThrow(ToolDefinitionError);
+  });
+});
