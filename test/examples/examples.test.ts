@@ -51,6 +51,25 @@ describe('examples run as written', () => {
     expect(result.stdout).toContain('answer: We have 12 apples. (final, 3 turns)');
   });
 
+  it('approval-server: a run pauses over HTTP and a second request approves and finishes it', async () => {
+    const result = await runExample('approval-server');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'started: awaiting_approval, waiting: refund {"orderId":"B-2","amount":400}',
+        'refunds so far: A-1:20:call_small',
+        'resumed: final: Done: {"refunded":20} / {"refunded":400}',
+        'refunds: A-1:20:call_small, B-2:400:call_large',
+        '',
+      ].join('\n'),
+    );
+    // docs/approvals.md shows this example as it is.
+    const docs = await readFile(join(root, 'docs', 'approvals.md'), 'utf8');
+    const example = await readFile(join(root, 'examples', 'approval-server.ts'), 'utf8');
+    expect(docs).toContain(`\`\`\`ts\n${example}\`\`\``);
+  });
+
   it('stream-traces with no argument leaves nothing in the folder it runs from', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'stream-traces-cwd-'));
     try {
