@@ -19,7 +19,13 @@ export const entries = {
  * #11 keeps the install under 2 MB beside zod). `require()` still loads them, through Node's
  * require(esm) (Node 20.19+ and 22.12+, hence `engines`); their types are the `.d.ts` files.
  */
-export const esmOnlyEntries: readonly (keyof typeof entries)[] = ['otel', 'trace', 'postgres'];
+export const esmOnlyEntries: readonly (keyof typeof entries)[] = [
+  'explore',
+  'mcp',
+  'otel',
+  'trace',
+  'postgres',
+];
 
 /**
  * In the ESM build, `import ts from 'typescript'` becomes `createRequire(import.meta.url)('typescript')`.

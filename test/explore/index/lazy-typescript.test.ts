@@ -65,7 +65,8 @@ ${body}`,
     ],
     cjs: [
       '-e',
-      `const { createCodeTools } = require(${JSON.stringify(join(dist, 'explore.cjs'))});
+      // The entry is ESM only: CommonJS loads it through Node's require(esm).
+      `const { createCodeTools } = require(${JSON.stringify(join(dist, 'explore.js'))});
 const requireForCache = require;
 (async () => {${body}})().catch((error) => { console.error(error); process.exitCode = 1; });`,
     ],

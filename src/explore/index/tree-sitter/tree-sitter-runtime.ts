@@ -25,9 +25,14 @@ const importRuntime = optionalDependency<WebTreeSitter>({
   load: () => import('web-tree-sitter'),
 });
 
-/** Where to resolve optional packages from: this module's own location (ESM or CJS build). */
+/**
+ * Where to resolve optional packages from: this module's own location. `import.meta.url` first:
+ * in ESM a global `__filename` can exist that is not ours (`node -e` defines one, `[eval]`, which
+ * would resolve from the working directory); the CommonJS build has no `import.meta.url`.
+ */
 function requireHere(): NodeJS.Require {
-  return createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  const url = (import.meta as { url?: unknown }).url;
+  return createRequire(typeof url === 'string' && url !== '' ? url : __filename);
 }
 
 let runtimeLoading: Promise<WebTreeSitter> | undefined;
