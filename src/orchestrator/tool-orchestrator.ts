@@ -428,6 +428,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         .join(', ')}. Resume it with orchestrator.resume(state or runId, { approvals }).`,
       toolCalls: pending.map((approval) => ({ id: approval.toolCallId, name: approval.name })),
     });
+    // A paused run ends here until it is resumed: sinks close its span and flush its file.
+    this.#emitEnd(state, config, 'awaiting_approval');
     return {
       ...this.#result(state, config, 'awaiting_approval'),
       content: '',
@@ -459,7 +461,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     return stopReason;
   }
 
-  #emitEnd(state: RunState, config: RunConfig, stopReason: StopReason | 'error'): void {
+  #emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopReason | 'error'): void {
     const pricing = config.budget?.pricing;
     state.trace.emit('run_end', {
       stopReason,

@@ -114,7 +114,8 @@ export interface TraceEventData {
     readonly name: string;
   };
   run_end: {
-    readonly stopReason: StopReason | 'error';
+    /** `'awaiting_approval'`: the run paused for a person's decision and ends here until resumed. */
+    readonly stopReason: StopReason | 'awaiting_approval' | 'error';
     readonly turns: number;
     readonly usage: Usage;
     readonly durationMs: number;

@@ -64,7 +64,11 @@ describe('human approval', () => {
     ]);
     expect(log.sort()).toEqual(['read a.txt', 'remove tmp/x']);
     expect(paused.state!.stopReason).toBe('awaiting_approval');
-    expect(paused.traces.at(-1)).toMatchObject({ type: 'warning', data: { code: 'awaiting_approval' } });
+    // The paused run ends like any other (sinks close its span and flush), after saying why.
+    expect(paused.traces.slice(-2)).toMatchObject([
+      { type: 'warning', data: { code: 'awaiting_approval' } },
+      { type: 'run_end', data: { stopReason: 'awaiting_approval' } },
+    ]);
 
     // Decisions come in two resumes: d1 first (approved: it runs at once), d3 later.
     const json = JSON.parse(JSON.stringify(paused.state)) as typeof paused.state;
