@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,stream,code,mcp,trace] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,stream,code,mcp,trace] [-- --rounds=N]
  * [-- --baseline=DIR]` from the repository root. `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
  * Writes the report to stdout and to bench/results/.
@@ -9,14 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
 import { runRunApiSuite } from './loop/run-api-suite.js';
+import { runCheckpointSuite } from './loop/checkpoint-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
 
-type Suite = 'loop' | 'run-api' | 'stream' | 'code' | 'mcp' | 'trace';
-const suiteNames: readonly Suite[] = ['loop', 'run-api', 'stream', 'code', 'mcp', 'trace'];
+type Suite = 'loop' | 'run-api' | 'checkpoint' | 'stream' | 'code' | 'mcp' | 'trace';
+const suiteNames: readonly Suite[] = ['loop', 'run-api', 'checkpoint', 'stream', 'code', 'mcp', 'trace'];
 
 interface CliOptions {
   readonly quick: boolean;
@@ -90,6 +91,20 @@ async function main(): Promise<void> {
     });
     sections.push(report.markdown, '');
     log(`Up to the run API: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (options.suites.includes('checkpoint')) {
+    log(
+      'Durable runs: the checkpoint stores against no store (the variants alternate in one process per round):',
+    );
+    const report = await runCheckpointSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      child: options.quick
+        ? { warmupMs: 0, timedMs: 500, minCycles: 3 }
+        : { warmupMs: 1000, timedMs: 5000, minCycles: 10 },
+      log,
+    });
+    sections.push(report.markdown, '');
+    log(`Up to the checkpoint stores: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (options.suites.includes('stream')) {
     log('Streaming and the wire (a local server in a worker thread, a fresh process per job and round):');

@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 export const childEntries = [
   'loop-child',
   'run-api-child',
+  'checkpoint-child',
   'stream-child',
   'sse-server-worker',
   'code-child',
@@ -19,6 +20,7 @@ export type ChildEntry = (typeof childEntries)[number];
 const sources: Record<ChildEntry, string> = {
   'loop-child': './loop/loop-child.ts',
   'run-api-child': './loop/run-api-child.ts',
+  'checkpoint-child': './loop/checkpoint-child.ts',
   'stream-child': './stream/stream-child.ts',
   'sse-server-worker': './stream/sse-server-worker.ts',
   'code-child': './code/code-child.ts',

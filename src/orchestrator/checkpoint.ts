@@ -106,10 +106,19 @@ function loopState(state: RunState): JsonValue {
     toolChoiceReset: state.toolChoiceReset,
     loopDetected: state.loopDetected,
     budgetOverrun: state.budgetOverrun === undefined ? null : { ...state.budgetOverrun },
+    // A copy field by field (its strings are immutable): a JSON round trip of the quoted content
+    // on every save cost a sixth of a checkpointed turn.
     loopGuard:
       guard === undefined
         ? null
-        : (JSON.parse(JSON.stringify({ ...guard, lastCanonical: undefined })) as JsonValue),
+        : {
+            ...(guard.lastName === undefined ? {} : { lastName: guard.lastName }),
+            ...(guard.lastArguments === undefined ? {} : { lastArguments: guard.lastArguments }),
+            streak: guard.streak,
+            blocked: guard.blocked,
+            ...(guard.lastContent === undefined ? {} : { lastContent: guard.lastContent }),
+            errorStreaks: { ...guard.errorStreaks },
+          },
   };
 }
 

@@ -1,0 +1,73 @@
+import { formatNumber, markdownTable } from '../format.js';
+import { median } from '../measure.js';
+import { runChild } from '../run-child.js';
+import type { CheckpointChildOptions, CheckpointChildResult } from './checkpoint-child.js';
+
+export interface CheckpointSuiteOptions {
+  readonly rounds: number;
+  readonly child: CheckpointChildOptions;
+  readonly log: (line: string) => void;
+}
+
+/** The memory store at most this much slower than no store (issue #12). */
+const memoryTarget = 1.3;
+/** The file store adds less than this per step, at the median (issue #12). */
+const fileTargetMs = 1;
+
+/** Runs the checkpoint child once per round, a fresh process each, and reports medians over rounds. */
+export async function runCheckpointSuite(options: CheckpointSuiteOptions): Promise<{ markdown: string }> {
+  const rounds: CheckpointChildResult[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const result = await runChild<CheckpointChildResult>('checkpoint-child', options.child).catch(
+      (error: unknown): CheckpointChildResult => ({ ok: false, failure: (error as Error).message }),
+    );
+    options.log(
+      `  round ${round + 1}/${options.rounds}: ${
+        result.ok
+          ? result
+              .variants!.map((variant) => `${variant.variant} ${variant.ratioToNoStore.toFixed(2)}x`)
+              .join(', ')
+          : `FAILED ${result.failure}`
+      }`,
+    );
+    rounds.push(result);
+  }
+  const ok = rounds.filter((result) => result.ok);
+  const names = ok[0]?.variants?.map((variant) => variant.variant) ?? [];
+  const over = (
+    name: string,
+    pick: (variant: NonNullable<CheckpointChildResult['variants']>[number]) => number,
+  ) => {
+    const values = ok
+      .flatMap((result) => result.variants ?? [])
+      .filter((variant) => variant.variant === name)
+      .map(pick);
+    return values.length === 0 ? undefined : median(values);
+  };
+  const rows = names.map((name) => [
+    name,
+    formatNumber(
+      over(name, (variant) => variant.microsecondsPerTurn),
+      1,
+    ),
+    `${(over(name, (variant) => variant.ratioToNoStore) ?? Number.NaN).toFixed(2)}x`,
+    (over(name, (variant) => variant.millisecondsPerStep) ?? Number.NaN).toFixed(3),
+  ]);
+  const memory = over('MemoryCheckpointStore', (variant) => variant.ratioToNoStore);
+  const file = over('FileCheckpointStore (fsync)', (variant) => variant.millisecondsPerStep);
+  const skipped = ok.find((result) => result.postgresSkipped !== undefined)?.postgresSkipped;
+  const lines = [
+    '### Durable runs: the checkpoint stores against no store (S3, 200 turns, 400 saves per run)',
+    '',
+    'The variants alternate run by run in one process (order rotating each cycle); ratios and ms per step',
+    'are medians over cycles of paired run times, then medians over rounds.',
+    '',
+    markdownTable(['variant', 'µs/turn', '/ no store', 'ms per step (extra)'], rows),
+    '',
+    `- MemoryCheckpointStore: ${memory === undefined ? 'n/a' : `${memory.toFixed(2)}x`} of no store (at most ${memoryTarget}x): ${memory !== undefined && memory <= memoryTarget ? 'met' : 'MISSED'}`,
+    `- FileCheckpointStore (fsync): ${file === undefined ? 'n/a' : `${file.toFixed(3)} ms`} per step (under ${fileTargetMs} ms): ${file !== undefined && file < fileTargetMs ? 'met' : 'MISSED'}`,
+  ];
+  if (skipped !== undefined) lines.push(`- PostgresCheckpointStore not measured: ${skipped}`);
+  for (const failed of rounds.filter((result) => !result.ok)) lines.push(`- failure: ${failed.failure}`);
+  return { markdown: lines.join('\n') };
+}
