@@ -17,6 +17,12 @@ export type {
 } from './orchestrator/turn-hooks.js';
 export type { LoopGuardAction, LoopGuardOptions } from './orchestrator/loop-guard.js';
 export type { ModelPricing, RunBudget } from './orchestrator/budget.js';
+export type {
+  ContextStrategy,
+  ContextStrategyInfo,
+  ContextStrategyOption,
+  ContextWindowOptions,
+} from './orchestrator/context-window/context-window-options.js';
 export { toolCalled, turnCountIs } from './orchestrator/stop-conditions.js';
 export type { StopCondition, StopConditionState } from './orchestrator/stop-conditions.js';
 
@@ -106,6 +112,8 @@ export { ModelProviderError } from './errors/model-provider-error.js';
 export type { ModelProviderErrorCode, ModelProviderErrorOptions } from './errors/model-provider-error.js';
 export { AuthenticationError } from './errors/authentication-error.js';
 export { InsufficientBalanceError } from './errors/insufficient-balance-error.js';
+export { ContextLengthError } from './errors/context-length-error.js';
+export type { ContextLengthErrorOptions } from './errors/context-length-error.js';
 export { RateLimitError } from './errors/rate-limit-error.js';
 export { InvalidRequestError } from './errors/invalid-request-error.js';
 export { ServerError } from './errors/server-error.js';

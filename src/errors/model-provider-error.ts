@@ -11,6 +11,7 @@ export type ModelProviderErrorCode =
   | 'empty_response'
   | 'insufficient_system_resource'
   | 'connection_error'
+  | 'context_length_exceeded'
   | 'model_error';
 
 /** Options of {@link ModelProviderError}. */

@@ -78,6 +78,11 @@ export interface ModelAdapter {
    * fingerprint, so resuming a run with another model is noticed.
    */
   readonly model?: string;
+  /**
+   * The context window of the adapter's model in tokens, when known: the default `maxTokens` of
+   * the orchestrator's `contextWindow`.
+   */
+  readonly contextWindowTokens?: number | undefined;
   /** Sends the transcript and the tools, and resolves to the model's whole response. */
   call(
     messages: readonly ChatMessage[],

@@ -26,6 +26,8 @@ export interface CallModelOptions {
   readonly now: () => number;
   /** The extra call with tools disabled after `maxTurns`. */
   readonly finalAnswer: boolean;
+  /** The estimated tokens sent, reported on `llm_call` (with `contextWindow` on). */
+  readonly contextTokens?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
     usage: response.usage,
     durationMs,
     finalAnswer: options.finalAnswer,
+    ...(options.contextTokens === undefined ? {} : { contextTokens: options.contextTokens }),
   });
   if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
     state.trace.emit('reasoning_content', { content: response.reasoning_content });

@@ -8,6 +8,7 @@ import type {
   ToolCallRecord,
 } from '../durable/run-state.js';
 import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
+import { contextWindowJson } from './context-window/context-window-state.js';
 import type { RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 import { awaitingDecision } from './turn-progress.js';
@@ -58,7 +59,11 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
     stopReason: ending?.stopReason ?? null,
     result: ended ? { content: ending.content ?? '' } : null,
     fingerprint: state.fingerprint,
-    strategyState: { loop: loopState(state), ...(turn === undefined ? {} : { turn: turnState(turn) }) },
+    strategyState: {
+      loop: loopState(state),
+      ...(turn === undefined ? {} : { turn: turnState(turn) }),
+      ...(state.contextWindow === undefined ? {} : { contextWindow: contextWindowJson(state.contextWindow) }),
+    },
   };
 }
 

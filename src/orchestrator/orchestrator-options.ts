@@ -11,6 +11,7 @@ import type { Usage } from '../model/usage.js';
 import type { ToolRunner } from '../tools/tool-runner.js';
 import type { TraceContent, TraceEmitter, TraceEvent } from '../tracing/trace-events.js';
 import type { RunBudget } from './budget.js';
+import type { ContextWindowOptions } from './context-window/context-window-options.js';
 import type { LoopGuardOptions } from './loop-guard.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
@@ -105,6 +106,14 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
    * replaces it. @default none: nothing is saved
    */
   readonly checkpointStore?: CheckpointStore;
+  /**
+   * Keeps what each model call sends under the model's context window: older tool results are
+   * masked (or the oldest turns summarized) when the next call would pass it, and a provider's
+   * context-length refusal is answered by reducing and retrying once. `true` takes the window from
+   * the adapter. The returned transcript stays complete. See docs/context-window.md.
+   * @default off
+   */
+  readonly contextWindow?: ContextWindowOptions | boolean;
 }
 
 /** Per-run overrides. */
@@ -138,6 +147,8 @@ export interface RunOptions<Context extends object = Record<string, unknown>> {
    * @default crypto.randomUUID() (the `generateId` option)
    */
   readonly runId?: string;
+  /** Replaces the orchestrator's `contextWindow` for this run (`false` turns it off). */
+  readonly contextWindow?: ContextWindowOptions | boolean;
 }
 
 /** What `resume()` takes: a run's options (its `runId` aside), decisions on calls, and `force`. */
@@ -170,6 +181,11 @@ export interface RunResult {
   readonly usage: Usage;
   /** What the run cost in USD; set when `budget.pricing` is given. */
   readonly costUsd?: number;
+  /**
+   * The estimated context size of each model call, in tokens, in call order (the summary call of
+   * `'summarize'` aside); set when `contextWindow` is on.
+   */
+  readonly contextTokens?: readonly number[];
   readonly runId: string;
   /** The calls that wait for a decision (`stopReason: 'awaiting_approval'` only), in call order. */
   readonly pendingApprovals?: readonly PendingApproval[];

@@ -1,3 +1,4 @@
+import { restoreContextWindowState } from './context-window/context-window-state.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
 import { validateRunState } from '../durable/validate-run-state.js';
@@ -36,7 +37,12 @@ interface SavedTurnState {
 export type RestoredRunHandles = Pick<
   RunState,
   'trace' | 'signal' | 'onText' | 'now' | 'checkpointStore' | 'fingerprint'
-> & { readonly guardOn: boolean; readonly generateId: () => string };
+> & {
+  readonly guardOn: boolean;
+  readonly generateId: () => string;
+  /** The resumed run's `contextWindow` window, when it has one. */
+  readonly contextWindowTokens: number | undefined;
+};
 
 /**
  * The run's live state rebuilt from a saved one: its transcript (copied), counters, loop guard and
@@ -72,6 +78,10 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
     loopGuard: handles.guardOn ? { ...createLoopGuardState(), ...(savedGuard ?? {}) } : undefined,
     budgetOverrun: loop.budgetOverrun ?? undefined,
     loopDetected: loop.loopDetected ?? false,
+    contextWindow:
+      handles.contextWindowTokens === undefined
+        ? undefined
+        : restoreContextWindowState(saved.strategyState['contextWindow'], handles.contextWindowTokens),
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
     fingerprint: handles.fingerprint,

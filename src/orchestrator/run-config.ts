@@ -2,6 +2,7 @@ import type { ModelAdapter, ModelToolDefinition, ToolChoice } from '../model/mod
 import type { ToolRegistry } from '../tools/define-tool.js';
 import type { ToolRunner } from '../tools/tool-runner.js';
 import type { RunBudget } from './budget.js';
+import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { ResolvedLoopGuard } from './loop-guard.js';
 import type { OnMaxTurns } from './orchestrator-options.js';
 import type { StopCondition } from './stop-conditions.js';
@@ -28,6 +29,7 @@ export interface RunConfig {
   readonly repairToolCall: RepairToolCall | undefined;
   readonly loopGuard: ResolvedLoopGuard | undefined;
   readonly budget: RunBudget | undefined;
+  readonly contextWindow: ResolvedContextWindow | undefined;
   readonly abortGraceMs: number;
   /** Some tool of the registry has `needsApproval`: calls are asked about before a turn runs. */
   readonly approvals: boolean;

@@ -1,7 +1,7 @@
 import type { RunStateStopReason } from '../durable/run-state.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import { spentOverrun } from './budget.js';
-import { callModelStep } from './call-model-step.js';
+import { callModelInWindow } from './context-window/call-model-in-window.js';
 import { answerToolCalls, assistantMessage, executeToolsStep } from './execute-tools-step.js';
 import type { ExecutedTools } from './execute-tools-step.js';
 import { recordOverrun } from './gate-tool-calls.js';
@@ -35,7 +35,7 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
     }
     state.trace.turn = state.turns;
     const plan = await prepareTurnStep(state, config, false);
-    const { response, rejectedCalls } = await callModelStep(state, {
+    const { response, rejectedCalls } = await callModelInWindow(state, config, {
       adapter: config.adapter,
       messages: plan.messages,
       tools: plan.tools,
@@ -103,7 +103,7 @@ export async function finalAnswerStep(state: RunState, config: RunConfig): Promi
     state.messages.push({ role: 'user', content: config.finalAnswerPrompt });
   }
   const plan = await prepareTurnStep(state, config, true);
-  const { response } = await callModelStep(state, {
+  const { response } = await callModelInWindow(state, config, {
     adapter: config.adapter,
     messages: plan.messages,
     tools: config.tools,

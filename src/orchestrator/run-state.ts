@@ -6,6 +6,7 @@ import type { BudgetOverrun } from './budget.js';
 import type { ApprovalDecision } from '../durable/run-state.js';
 import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
+import type { ContextWindowState } from './context-window/context-window-state.js';
 import type { LoopGuardState } from './loop-guard.js';
 import type { TurnProgress } from './turn-progress.js';
 
@@ -50,6 +51,8 @@ export interface RunState {
   readonly checkpointStore: CheckpointStore | undefined;
   /** The `step` of the last checkpoint taken (saved, or handed out as `result.state`). */
   step: number;
+  /** What the context window has reduced and measured (plain JSON); `undefined` when `contextWindow` is off. */
+  readonly contextWindow: ContextWindowState | undefined;
 
   readonly trace: TraceDispatcher;
   readonly signal: AbortSignal | undefined;

@@ -28,6 +28,9 @@ import type {
 import { applyDecisions } from './approvals.js';
 import { saveCheckpoint, takeSnapshot } from './checkpoint.js';
 import { loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
+import { createContextWindowState } from './context-window/context-window-state.js';
+import { resolveContextWindow } from './context-window/resolve-context-window.js';
+import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
@@ -71,6 +74,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   /** Some tool has `needsApproval`. */
   readonly #approvals: boolean;
   #fingerprintMemo: RunFingerprint | undefined;
+  readonly #contextWindow: ResolvedContextWindow | undefined;
 
   constructor(
     adapter: ModelAdapter,
@@ -84,6 +88,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     this.#options = options;
     this.#now = options.now ?? defaultNow;
     this.#generateId = options.generateId ?? defaultGenerateId;
+    this.#contextWindow = resolveContextWindow('contextWindow', options.contextWindow, adapter);
     this.#runner =
       options.toolRunner ??
       new ToolRunner(toolRegistry, {
@@ -183,6 +188,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       });
     }
     validateRunOptions(runOptions, this.toolRegistry);
+    resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, this.adapter);
   }
 
   /**
@@ -218,6 +224,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       repairToolCall: options.repairToolCall,
       loopGuard: resolveLoopGuard(runOptions.loopGuard ?? options.loopGuard),
       budget: mergeBudgets(options.budget, runOptions.budget),
+      contextWindow:
+        runOptions.contextWindow === undefined
+          ? this.#contextWindow
+          : resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, this.adapter),
       abortGraceMs: options.abortGraceMs ?? 2_000,
       approvals: this.#approvals,
       now: this.#now,
@@ -275,6 +285,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         fingerprint: this.#fingerprint,
         guardOn: config.loopGuard !== undefined,
         generateId: this.#generateId,
+        contextWindowTokens: config.contextWindow?.maxTokens,
       },
     );
     this.#emitStart(state, config);
@@ -350,6 +361,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       fingerprint: this.#fingerprint,
       checkpointStore: store,
       step: 0,
+      contextWindow:
+        config.contextWindow === undefined
+          ? undefined
+          : createContextWindowState(config.contextWindow.maxTokens),
       trace,
       signal,
       now: this.#now,
@@ -482,6 +497,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       turns: state.turns,
       usage: state.usage,
       ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
+      ...(state.contextWindow === undefined ? {} : { contextTokens: state.contextWindow.contextTokens }),
       runId: state.runId,
     };
   }

@@ -29,6 +29,7 @@ const redactors: Redactors = {
     usage: data.usage,
     durationMs: data.durationMs,
     finalAnswer: data.finalAnswer,
+    ...(data.contextTokens === undefined ? {} : { contextTokens: data.contextTokens }),
   }),
   reasoning_content: () => ({ content: '' }),
   content_delta: () => ({ delta: '' }),
@@ -51,6 +52,7 @@ const redactors: Redactors = {
     contentLength: data.contentLength,
     durationMs: data.durationMs,
   }),
+  context_compacted: (data) => (data.summary === undefined ? data : { ...data, summary: '' }),
   warning: same,
   error: (data) => ({
     name: data.name,

@@ -46,6 +46,11 @@ export interface TraceEventData {
     readonly durationMs: number;
     /** True for the extra call with tools disabled after `maxTurns` (`onMaxTurns: 'final_answer'`). */
     readonly finalAnswer: boolean;
+    /**
+     * The estimated size of what this call sent, in tokens (messages and tool definitions), with
+     * `contextWindow` on: the running estimate, corrected by the provider's prompt tokens so far.
+     */
+    readonly contextTokens?: number;
   };
   /** `content` is `''` with `traceContent: 'metadata'`. */
   reasoning_content: { readonly content: string };
@@ -91,11 +96,32 @@ export interface TraceEventData {
     readonly contentLength: number;
     readonly durationMs: number;
   };
+  /** What was sent was reduced to fit the context window (`contextWindow`). */
+  context_compacted: {
+    /** `'custom'`: the `contextWindow.strategy` function. */
+    readonly strategy: 'mask_observations' | 'summarize' | 'custom';
+    /** `'high_water'`: the next call would pass the limit; `'overflow'`: the provider refused the call as too long. */
+    readonly reason: 'high_water' | 'overflow';
+    /** Estimated tokens of the call before and after the reduction. */
+    readonly tokensBefore: number;
+    readonly tokensAfter: number;
+    /** `maxTokens` less `reserveOutputTokens`. */
+    readonly limit: number;
+    /** The calls whose results this reduction replaced with a placeholder (`'mask_observations'`). */
+    readonly maskedToolCalls: readonly ToolCallReference[];
+    /** Transcript messages the summary stands for (`'summarize'`), or messages the strategy left out (`'custom'`). */
+    readonly removedMessageCount: number;
+    /** The summary the model wrote (`'summarize'`; `''` with `traceContent: 'metadata'`). */
+    readonly summary?: string;
+    /** Usage of the summary call, which also counts towards the run's. */
+    readonly usage?: Usage;
+    readonly durationMs?: number;
+  };
   warning: {
     /**
      * What happened: `max_turns`, `length`, `truncated_tool_call`, `final_answer_tool_calls`,
      * `repeated_tool_call`, `repeated_tool_errors`, `budget_exceeded`, `tools_still_running`,
-     * `repair_failed`.
+     * `repair_failed`, `context_over_limit`, `summarize_failed`.
      */
     readonly code: string;
     /** For people; never holds tool arguments or results. */

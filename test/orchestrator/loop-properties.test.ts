@@ -211,9 +211,16 @@ describe('loop invariants under random model behaviour, in and out of the adapte
             const ran = events.filter(
               (event) =>
                 event.type === 'tool_result' &&
-                !['budget_exceeded', 'repeated_tool_call', 'loop_detected', 'invalid_tool_call'].includes(
-                  event.data.errorCode ?? '',
-                ),
+                // Calls that never reached a tool: refused, or unparseable, invalid or unknown.
+                ![
+                  'budget_exceeded',
+                  'repeated_tool_call',
+                  'loop_detected',
+                  'invalid_tool_call',
+                  'invalid_json',
+                  'invalid_arguments',
+                  'unknown_tool',
+                ].includes(event.data.errorCode ?? ''),
             );
             expect(ran.length).toBeLessThanOrEqual(maxToolCalls);
           }

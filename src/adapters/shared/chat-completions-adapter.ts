@@ -4,6 +4,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import { ConnectionError } from '../../errors/connection-error.js';
+import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import { InsufficientSystemResourceError } from '../../errors/insufficient-system-resource-error.js';
 import { StreamError } from '../../errors/stream-error.js';
@@ -20,6 +21,7 @@ import { startAttemptDeadline } from './attempt-deadline.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
+import { knownContextWindow } from './model-context-windows.js';
 import type { ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
@@ -42,6 +44,8 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly provider: string;
   /** The model every request asks for (the `model` option). */
   readonly model: string;
+  /** The model's context window in tokens, when known (see `ChatCompletionsAdapterOptions.contextWindowTokens`). */
+  readonly contextWindowTokens: number | undefined;
   /** The `openai` client every request goes through. */
   readonly client: OpenAI;
   protected readonly options: ChatCompletionsAdapterOptions;
@@ -53,6 +57,15 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     this.defaults = defaults;
     this.provider = defaults.provider;
     this.model = options.model;
+    const window = options.contextWindowTokens;
+    if (window !== undefined && !(typeof window === 'number' && Number.isInteger(window) && window > 0)) {
+      throw new InvalidArgumentError({
+        argument: 'contextWindowTokens',
+        value: window,
+        message: "must be a positive integer: the model's context window in tokens.",
+      });
+    }
+    this.contextWindowTokens = window ?? knownContextWindow(options.model);
   }
 
   /** Builds the request body; throws before any request when the options cannot work together. */

@@ -19,6 +19,11 @@ export type ResponseFormat =
 export interface ChatCompletionsAdapterOptions {
   /** The model name, sent as is; no list is hard-coded, so new names work the day they ship. */
   readonly model: string;
+  /**
+   * The model's context window in tokens, the default `maxTokens` of the orchestrator's
+   * `contextWindow`. @default the published window of well-known OpenAI and DeepSeek models, else unknown
+   */
+  readonly contextWindowTokens?: number;
   /** An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored. */
   readonly client?: OpenAI;
   /**

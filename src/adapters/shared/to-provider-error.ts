@@ -1,11 +1,13 @@
 import { AuthenticationError } from '../../errors/authentication-error.js';
 import { ConnectionError } from '../../errors/connection-error.js';
+import { ContextLengthError } from '../../errors/context-length-error.js';
 import { InsufficientBalanceError } from '../../errors/insufficient-balance-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ModelProviderError } from '../../errors/model-provider-error.js';
 import { RateLimitError } from '../../errors/rate-limit-error.js';
 import { ServerError } from '../../errors/server-error.js';
 import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
+import { contextLengthFigures, isContextLengthRefusal } from './context-length.js';
 import { isRecord } from './normalize-usage.js';
 
 /** Who failed, for the messages, and the adapter's retry settings. */
@@ -31,7 +33,8 @@ interface ClientError {
  * Maps an error thrown by the `openai` client to this library's typed errors: 401/403
  * {@link AuthenticationError}, 402 (and OpenAI's 429 `insufficient_quota`)
  * {@link InsufficientBalanceError}, 429 {@link RateLimitError}, other 4xx
- * {@link InvalidRequestError}, 5xx {@link ServerError}, no response at all
+ * {@link InvalidRequestError} (or {@link ContextLengthError} when it says the request is longer than
+ * the model's window), 5xx {@link ServerError}, no response at all
  * {@link ConnectionError}. `retryAfterMs` comes from `retry-after-ms`, else `retry-after`
  * (seconds or an HTTP date); `x-should-retry: true | false` overrides `retryable`, as the client
  * itself would. Anything else is returned as is.
@@ -104,6 +107,14 @@ export function toProviderError(error: unknown, context: ProviderContext): unkno
       ...details,
       message: tooLong === undefined ? said : `${said}${tooLong}.`,
     });
+  if (isContextLengthRefusal(status, providerCode, `${providerMessage}\n${error.message}`)) {
+    return new ContextLengthError({
+      ...details,
+      ...contextLengthFigures(`${providerMessage}\n${error.message}`, body),
+      retryable: false,
+      message: `${said}. The request is longer than the model's context window: turn on the orchestrator's contextWindow option (e.g. contextWindow: { maxTokens: 128_000 }) to keep what is sent under it, or send fewer messages (docs/context-window.md).`,
+    });
+  }
   if (status >= 400)
     return new InvalidRequestError({
       ...details,

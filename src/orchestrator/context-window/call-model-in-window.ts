@@ -1,0 +1,45 @@
+import { ContextLengthError } from '../../errors/context-length-error.js';
+import { callModelStep } from '../call-model-step.js';
+import type { CallModelOptions } from '../call-model-step.js';
+import type { CheckedResponse } from '../check-response.js';
+import type { RunConfig } from '../run-config.js';
+import type { RunState } from '../run-state.js';
+import { applyContextWindow, calibrate } from './reduce-context.js';
+
+/**
+ * Makes one model call within the run's context window: what is sent is reduced first when it
+ * would pass the limit, and a provider's `ContextLengthError` is answered once by reducing further
+ * (to the window the provider named, when it named one) and retrying the call. Without
+ * `contextWindow` it is `callModelStep` as it is.
+ *
+ * @throws {ContextLengthError} when the retry is refused too, or nothing more could be taken out.
+ */
+export async function callModelInWindow(
+  state: RunState,
+  config: RunConfig,
+  options: CallModelOptions,
+): Promise<CheckedResponse> {
+  const context = state.contextWindow;
+  if (config.contextWindow === undefined || context === undefined) return callModelStep(state, options);
+  let plan = await applyContextWindow(state, config, options.messages, options.tools, undefined);
+  let checked: CheckedResponse;
+  try {
+    checked = await callModelStep(state, { ...options, messages: plan.messages, contextTokens: plan.tokens });
+  } catch (error) {
+    if (!ContextLengthError.isInstance(error)) throw error;
+    const window = error.maxContextTokens;
+    if (window !== undefined && window < context.maxTokens) context.maxTokens = window;
+    // The estimate fell short of the provider's count: make the next ones err high.
+    const requested = error.requestedTokens;
+    context.calibration =
+      requested !== undefined && context.pendingEstimate > 0
+        ? Math.max(context.calibration, Math.min(4, requested / context.pendingEstimate))
+        : Math.min(4, context.calibration * 1.25);
+    plan = await applyContextWindow(state, config, options.messages, options.tools, 'overflow');
+    if (!plan.reduced) throw error;
+    checked = await callModelStep(state, { ...options, messages: plan.messages, contextTokens: plan.tokens });
+  }
+  context.contextTokens.push(plan.tokens);
+  calibrate(context, checked.response.usage?.promptTokens);
+  return checked;
+}

@@ -1,0 +1,279 @@
+import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
+import type { ChatMessage } from '../../model/messages.js';
+import type { ModelToolDefinition } from '../../model/model-adapter.js';
+import type { Usage } from '../../model/usage.js';
+import type { ToolCallReference } from '../../tracing/trace-events.js';
+import { raceAbort } from '../race-abort.js';
+import type { RunConfig } from '../run-config.js';
+import type { RunState } from '../run-state.js';
+import { pairingProblem } from './check-pairing.js';
+import { ContextLedger } from './context-ledger.js';
+import type { ResolvedContextWindow } from './context-window-options.js';
+import type { ContextWindowState } from './context-window-state.js';
+import { chooseMasks } from './mask-observations.js';
+import { summarizeOldestTurns } from './summarize-turns.js';
+
+/** Why the context is reduced: the next call would pass the limit, or the provider refused it as too long. */
+export type ReductionReason = 'high_water' | 'overflow';
+
+const ledgers = new WeakMap<ContextWindowState, ContextLedger>();
+/** A reduction starts when the estimate passes this fraction of the limit. */
+const highWaterMargin = 0.95;
+
+/** The accounting of a run's context window, made (and the transcript counted) on first use. */
+export function ledgerOf(state: ContextWindowState, window: ResolvedContextWindow): ContextLedger {
+  let ledger = ledgers.get(state);
+  if (ledger === undefined) {
+    ledger = new ContextLedger(window.countTokens);
+    ledgers.set(state, ledger);
+  }
+  return ledger;
+}
+
+/** What a call sends once the context window is applied, and its estimated size in tokens. */
+export interface ContextPlan {
+  readonly messages: readonly ChatMessage[];
+  readonly tokens: number;
+  /** False when a reduction was asked for (an overflow) and nothing more could be taken out. */
+  readonly reduced: boolean;
+}
+
+/**
+ * Applies the context window to the messages a call is about to send: counts what entered the
+ * transcript since the last call, and when the estimate passes the limit (or the provider refused
+ * the last attempt), reduces down to the low-water mark with the run's strategy and traces
+ * `context_compacted`. Earlier reductions stay in force, so the sent prefix changes only at a
+ * reduction. The transcript itself is never changed.
+ */
+export async function applyContextWindow(
+  state: RunState,
+  config: RunConfig,
+  messages: readonly ChatMessage[],
+  tools: readonly ModelToolDefinition[],
+  reason: ReductionReason | undefined,
+): Promise<ContextPlan> {
+  const window = config.contextWindow!;
+  const context = state.contextWindow!;
+  const ledger = ledgerOf(context, window);
+  ledger.sync(state.messages, context);
+  const limit = limitOf(context, window);
+  const target = Math.floor(limit * window.lowWaterMark);
+  const fromTranscript = messages === state.messages;
+  const toolTokens = ledger.toolsTokens(tools);
+  let sent = fromTranscript ? transcriptView(state, ledger) : maskedCopy(messages, context, ledger);
+  let raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
+  let reduced = reason === undefined;
+  // The newest messages' estimate is not corrected by a provider count yet: keep a margin.
+  if (reason !== undefined || raw * context.calibration > limit * highWaterMargin) {
+    const why = reason ?? 'high_water';
+    const before = Math.round(raw * context.calibration);
+    const strategy = window.strategy;
+    if (typeof strategy === 'function') {
+      sent = await customReduction(state, strategy, sent, { tokens: before, limit, target, reason: why });
+      raw = ledger.countMessages(sent) + toolTokens;
+      reduced = true;
+      emitCompacted(state, 'custom', why, before, raw, limit, [], Math.max(0, messages.length - sent.length));
+    } else {
+      let summarized = false;
+      if (strategy === 'summarize' && fromTranscript) {
+        summarized = await summarizeOldestTurns(state, config, ledger, {
+          reason: why,
+          excess: raw - target / context.calibration,
+          before,
+          limit,
+        });
+      }
+      if (!summarized) {
+        // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
+        const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
+        const already = new Set(context.maskedToolCallIds);
+        const latest = lastTurnResults(state);
+        const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
+        let masks = chooseMasks(ledger, already, keep, excess);
+        // keepRecent yields to the limit (not to the low-water mark): mask recent results too, oldest
+        // first, never the latest turn's, until the call fits.
+        const overLimit =
+          why === 'overflow' ? 0 : raw - masks.saved - (limit * highWaterMargin) / context.calibration;
+        if (overLimit > 0 && keep > latest) {
+          const more = chooseMasks(ledger, new Set([...already, ...masks.ids]), latest, overLimit);
+          masks = { ids: [...masks.ids, ...more.ids], saved: masks.saved + more.saved };
+        }
+        if (masks.ids.length > 0) {
+          context.maskedToolCallIds.push(...masks.ids);
+          ledger.sync(state.messages, context);
+          reduced = true;
+          emitCompacted(
+            state,
+            'mask_observations',
+            why,
+            before,
+            raw - masks.saved,
+            limit,
+            masks.ids.map((id): ToolCallReference => ({
+              id,
+              name: ledger.calls.get(id)?.function.name ?? '',
+            })),
+            0,
+          );
+        }
+      } else {
+        reduced = true;
+      }
+      sent = fromTranscript ? transcriptView(state, ledger) : maskedCopy(messages, context, ledger);
+      raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
+    }
+  }
+  const tokens = Math.round(raw * context.calibration);
+  if (tokens > limit && reason === undefined) {
+    state.trace.emit('warning', {
+      code: 'context_over_limit',
+      message: `The call sends about ${tokens} tokens, over the context window's limit of ${limit} (maxTokens ${context.maxTokens} less reserveOutputTokens) even after reducing: the most recent messages alone are that large. Lower keepRecent or raise maxTokens.`,
+    });
+  }
+  context.pendingEstimate = raw;
+  return { messages: sent, tokens, reduced };
+}
+
+/** The tokens the messages may take: the window less the reserve for the answer. */
+export function limitOf(context: ContextWindowState, window: ResolvedContextWindow): number {
+  return context.maxTokens - Math.min(window.reserveOutputTokens, Math.floor(context.maxTokens / 2));
+}
+
+/** After a call: the provider's prompt tokens correct the estimates of the calls that follow. */
+export function calibrate(context: ContextWindowState, promptTokens: number | undefined): void {
+  if (typeof promptTokens !== 'number' || !(promptTokens > 0) || !(context.pendingEstimate > 0)) return;
+  // Bounded, so one odd usage report cannot make the window look empty or full.
+  context.calibration = Math.min(4, Math.max(0.25, promptTokens / context.pendingEstimate));
+}
+
+/** The transcript as sent: the summary in place of what it stands for, placeholders for masked results. */
+function transcriptView(state: RunState, ledger: ContextLedger): readonly ChatMessage[] {
+  const context = state.contextWindow!;
+  const transcript = state.messages;
+  const summary = context.summary;
+  if (context.maskedToolCallIds.length === 0 && summary === undefined) return transcript;
+  const masked = new Set(context.maskedToolCallIds);
+  const view: ChatMessage[] = [];
+  for (let index = 0; index < transcript.length; index++) {
+    if (summary !== undefined && index === summary.start) {
+      view.push(summaryMessage(summary.content));
+      index = summary.end - 1;
+      continue;
+    }
+    const message = transcript[index]!;
+    view.push(
+      message.role === 'tool' && masked.has(message.tool_call_id)
+        ? ledger.placeholder(message.tool_call_id, index).message
+        : message,
+    );
+  }
+  return view;
+}
+
+/** A hook's messages with the masked results replaced (by tool call id). */
+function maskedCopy(
+  messages: readonly ChatMessage[],
+  context: ContextWindowState,
+  ledger: ContextLedger,
+): readonly ChatMessage[] {
+  if (context.maskedToolCallIds.length === 0) return messages;
+  const masked = new Set(context.maskedToolCallIds);
+  return messages.map((message) => {
+    if (message.role !== 'tool' || !masked.has(message.tool_call_id)) return message;
+    const index = ledger.toolIndex.get(message.tool_call_id);
+    return index === undefined ? message : ledger.placeholder(message.tool_call_id, index).message;
+  });
+}
+
+/** The estimate of `sent`: from the ledger's sums for the transcript's view, else message by message. */
+function rawTokens(
+  state: RunState,
+  ledger: ContextLedger,
+  sent: readonly ChatMessage[],
+  fromTranscript: boolean,
+): number {
+  if (!fromTranscript) return ledger.countMessages(sent);
+  const summary = state.contextWindow!.summary;
+  let tokens = ledger.total - ledger.maskedSaving;
+  if (summary !== undefined) {
+    tokens +=
+      ledger.countMessages([summaryMessage(summary.content)]) -
+      ledger.rangeTokens(summary.start, summary.end);
+  }
+  return tokens;
+}
+
+const summaryMessages = new Map<string, ChatMessage>();
+
+/** The user message that stands for the summarized turns; one object per summary text. */
+export function summaryMessage(content: string): ChatMessage {
+  let message = summaryMessages.get(content);
+  if (message === undefined) {
+    message = {
+      role: 'user',
+      content: `[Summary of the earlier part of this conversation, which was shortened to fit the context window]\n${content}`,
+    };
+    summaryMessages.clear();
+    summaryMessages.set(content, message);
+  }
+  return message;
+}
+
+/** Tool results answering the transcript's last assistant message: what an overflow keeps. */
+function lastTurnResults(state: RunState): number {
+  let count = 0;
+  for (let index = state.messages.length - 1; index >= 0 && state.messages[index]!.role === 'tool'; index--)
+    count++;
+  return count;
+}
+
+async function customReduction(
+  state: RunState,
+  strategy: Extract<ResolvedContextWindow['strategy'], (...args: never[]) => unknown>,
+  messages: readonly ChatMessage[],
+  info: { tokens: number; limit: number; target: number; reason: ReductionReason },
+): Promise<readonly ChatMessage[]> {
+  const signal = state.signal;
+  const pending = strategy(messages, {
+    ...info,
+    turn: state.turns,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const result: unknown = await (signal === undefined
+    ? pending
+    : raceAbort(Promise.resolve(pending), signal));
+  const problem = pairingProblem(result);
+  if (problem !== undefined) {
+    throw new InvalidArgumentError({
+      argument: 'contextWindow.strategy()',
+      value: result,
+      message: `${problem}. A strategy must keep every assistant tool call answered by its tool message right after it (drop or keep a call and its results together).`,
+    });
+  }
+  // Copied: the strategy may reuse its array, and an event's snapshot must not change.
+  return [...(result as readonly ChatMessage[])];
+}
+
+/** Traces one reduction. */
+export function emitCompacted(
+  state: RunState,
+  strategy: 'mask_observations' | 'summarize' | 'custom',
+  reason: ReductionReason,
+  tokensBefore: number,
+  rawAfter: number,
+  limit: number,
+  maskedToolCalls: readonly ToolCallReference[],
+  removedMessageCount: number,
+  extra: { summary?: string; usage?: Usage; durationMs?: number } = {},
+): void {
+  state.trace.emit('context_compacted', {
+    strategy,
+    reason,
+    tokensBefore,
+    tokensAfter: Math.round(rawAfter * state.contextWindow!.calibration),
+    limit,
+    maskedToolCalls,
+    removedMessageCount,
+    ...extra,
+  });
+}
