@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,stream,code,mcp,trace] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,stream,code,mcp,trace] [-- --rounds=N]
  * [-- --baseline=DIR]` from the repository root. `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
  * Writes the report to stdout and to bench/results/.
@@ -13,11 +13,12 @@ import { runCheckpointSuite } from './loop/checkpoint-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
+import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
 
-type Suite = 'loop' | 'run-api' | 'checkpoint' | 'stream' | 'code' | 'mcp' | 'trace';
-const suiteNames: readonly Suite[] = ['loop', 'run-api', 'checkpoint', 'stream', 'code', 'mcp', 'trace'];
+type Suite = 'loop' | 'run-api' | 'checkpoint' | 'context' | 'stream' | 'code' | 'mcp' | 'trace';
+const suiteNames: readonly Suite[] = ['loop', 'run-api', 'checkpoint', 'context', 'stream', 'code', 'mcp', 'trace'];
 
 interface CliOptions {
   readonly quick: boolean;
@@ -105,6 +106,10 @@ async function main(): Promise<void> {
     });
     sections.push(report.markdown, '');
     log(`Up to the checkpoint stores: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (options.suites.includes('context')) {
+    log('Context window: tokens sent and prefix changes over a scripted exploration (counts, one run):');
+    const report = await runContextSuite({ turns: 200, log });
+    sections.push(report.markdown, '');
   }
   if (options.suites.includes('stream')) {
     log('Streaming and the wire (a local server in a worker thread, a fresh process per job and round):');

@@ -9,6 +9,7 @@ import type {
   ModelResponse,
   ModelToolDefinition,
   TraceEvent,
+  TraceEventOf,
 } from '../../src/index.js';
 import { expectValidTranscript } from '../support/transcript.js';
 
@@ -324,5 +325,136 @@ describe('contextWindow options', () => {
     await expect(orchestrator.run([{ role: 'user', content: 'hi' }])).rejects.toThrow(
       /Invalid contextWindow\.countTokens\(\) \(NaN\): must return a finite number of tokens/,
     );
+  });
+});
+
+describe("contextWindow: 'summarize'", () => {
+  it('replaces the oldest turns with one traced summary, pairing kept, its usage counted, the transcript complete', async () => {
+    const run = explorer(60);
+    const summaryInputs: string[] = [];
+    const adapter: ModelAdapter = {
+      provider: 'scripted',
+      async call(messages, tools, options) {
+        if (tools.length === 0 && messages[0]?.content?.startsWith('You compress')) {
+          summaryInputs.push(messages[1]!.content!);
+          return {
+            content: `Read ${summaryInputs.length} batches of files; nothing surprising.`,
+            usage: {
+              promptTokens: 1000,
+              completionTokens: 20,
+              totalTokens: 1020,
+              reasoningTokens: 0,
+              cachedPromptTokens: 0,
+            },
+          };
+        }
+        return run.adapter.call(messages, tools, options);
+      },
+    };
+    const events: TraceEvent[] = [];
+    const orchestrator = new ToolOrchestrator(
+      adapter,
+      { read_file: readFile },
+      {
+        maxTurns: 61,
+        loopGuard: false,
+        contextWindow: { maxTokens: 32_768, strategy: 'summarize', keepRecent: 3 },
+        traceEmitter: (event) => void events.push(event),
+      },
+    );
+    const result = await orchestrator.run([{ role: 'user', content: 'Explore.' }], 'You explore code.');
+    expect(result.stopReason).toBe('final');
+    const compactions = events.filter((event) => event.type === 'context_compacted');
+    expect(compactions.length).toBeGreaterThan(1);
+    expect(summaryInputs).toHaveLength(compactions.length);
+    // A later summary is written from the previous one and what came after it.
+    expect(summaryInputs[1]).toMatch(/^Summary so far:\nRead 1 batches of files/);
+    for (const event of compactions) {
+      expect(event.data).toMatchObject({ strategy: 'summarize', reason: 'high_water' });
+      expect(event.data.summary).toMatch(/^Read \d+ batches/);
+      expect(event.data.usage?.promptTokens).toBe(1000);
+      expect(event.data.tokensAfter).toBeLessThan(event.data.tokensBefore);
+    }
+    for (const tokens of run.sentTokens) expect(tokens).toBeLessThanOrEqual(32_768 - 8192);
+    for (const messages of run.received) expectValidTranscript(messages);
+    const last = run.received.at(-1)!;
+    // The system prompt and the task, then the summary, then whole turns.
+    expect(last.slice(0, 3).map((message) => message.role)).toEqual(['system', 'user', 'user']);
+    expect(last[2]!.content).toMatch(
+      /^\[Summary of the earlier part of this conversation[^\n]*\]\nRead \d+ batches/,
+    );
+    expect(last[3]!.role).toBe('assistant');
+    expect(result.messages.filter((message) => message.role === 'tool')).toHaveLength(60);
+    // The summary calls' usage counts towards the run's.
+    const callUsage = events.reduce(
+      (sum, event) => sum + (event.type === 'llm_call' ? (event.data.usage?.promptTokens ?? 0) : 0),
+      0,
+    );
+    expect(result.usage.promptTokens).toBe(callUsage + 1000 * compactions.length);
+  });
+
+  it('masks instead, with a summarize_failed warning, when the summary call fails', async () => {
+    const run = explorer(30);
+    const adapter: ModelAdapter = {
+      async call(messages, tools, options) {
+        if (tools.length === 0) throw Object.assign(new Error('secret text'), { code: 'server_error' });
+        return run.adapter.call(messages, tools, options);
+      },
+    };
+    const events: TraceEvent[] = [];
+    const orchestrator = new ToolOrchestrator(
+      adapter,
+      { read_file: readFile },
+      {
+        maxTurns: 31,
+        loopGuard: false,
+        contextWindow: { maxTokens: 32_768, strategy: 'summarize', keepRecent: 3 },
+        traceEmitter: (event) => void events.push(event),
+      },
+    );
+    const result = await orchestrator.run([{ role: 'user', content: 'Explore.' }]);
+    expect(result.stopReason).toBe('final');
+    const warning = events.find(
+      (event): event is TraceEventOf<'warning'> =>
+        event.type === 'warning' && event.data.code === 'summarize_failed',
+    );
+    expect(warning?.data.message).toBe(
+      'The summary call failed (Error server_error); older tool results are masked instead.',
+    );
+    expect(
+      events.some(
+        (event) => event.type === 'context_compacted' && event.data.strategy === 'mask_observations',
+      ),
+    ).toBe(true);
+    for (const messages of run.received) expectValidTranscript(messages);
+  });
+
+  it("traceContent: 'metadata' leaves the summary out of the event", async () => {
+    const run = explorer(40);
+    const adapter: ModelAdapter = {
+      async call(messages, tools, options) {
+        if (tools.length === 0) return { content: 'the secret summary' };
+        return run.adapter.call(messages, tools, options);
+      },
+    };
+    const events: TraceEvent[] = [];
+    const orchestrator = new ToolOrchestrator(
+      adapter,
+      { read_file: readFile },
+      {
+        maxTurns: 41,
+        loopGuard: false,
+        traceContent: 'metadata',
+        contextWindow: { maxTokens: 32_768, strategy: 'summarize', keepRecent: 3 },
+        traceEmitter: (event) => void events.push(event),
+      },
+    );
+    await orchestrator.run([{ role: 'user', content: 'Explore.' }]);
+    const compactions = events.filter((event) => event.type === 'context_compacted');
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const event of compactions) expect(event.data.summary).toBe('');
+    expect(JSON.stringify(events)).not.toContain('the secret summary');
+    const calls = events.filter((event) => event.type === 'llm_call');
+    for (const event of calls) expect(event.data.contextTokens).toBeGreaterThan(0);
   });
 });

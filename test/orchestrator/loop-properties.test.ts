@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ToolOrchestrator, UnexpectedResponseError, defineTool } from '../../src/index.js';
 import type {
   ChatMessage,
+  ContextWindowOptions,
   LoopGuardOptions,
   ModelAdapter,
   ModelResponse,
@@ -32,6 +33,12 @@ const tools = {
       return { ok: true };
     },
   }),
+  big: defineTool({
+    name: 'big',
+    description: 'A long result, for the context window to mask',
+    parameters: z.object({ words: z.number().int().min(0).max(2000) }),
+    execute: ({ words }) => 'word '.repeat(words),
+  }),
   hostile: defineTool({
     name: 'hostile',
     description: 'Throws or rejects with an odd value',
@@ -51,6 +58,7 @@ const argumentsArbitrary = fc.oneof(
     arbitrary: fc.record({ a: fc.integer(), b: fc.integer() }).map((value) => JSON.stringify(value)),
   },
   { weight: 3, arbitrary: fc.boolean().map((fail) => JSON.stringify({ fail })) },
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 2000 }).map((words) => JSON.stringify({ words })) },
   {
     weight: 4,
     arbitrary: fc
@@ -64,7 +72,7 @@ const argumentsArbitrary = fc.oneof(
 const wellShapedCall = fc
   .record({
     id: fc.oneof(fc.constantFrom('c1', 'c2', 'c3', ''), fc.constantFrom(null, undefined)),
-    name: fc.constantFrom('add', 'flaky', 'hostile', 'missing', ''),
+    name: fc.constantFrom('add', 'flaky', 'hostile', 'big', 'big', 'missing', ''),
     arguments: argumentsArbitrary,
   })
   .map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } }));
@@ -138,7 +146,23 @@ describe('loop invariants under random model behaviour, in and out of the adapte
           { identicalCalls: 2, action: 'warn' },
         ),
         fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
-        async (script, maxTurns, onMaxTurns, toolConcurrency, mode, loopGuard, maxToolCalls) => {
+        // Windows small enough that most runs reduce what they send, some of them every call.
+        fc.constantFrom<ContextWindowOptions | undefined>(
+          undefined,
+          { maxTokens: 1024, keepRecent: 0 },
+          { maxTokens: 2048, keepRecent: 1 },
+          { maxTokens: 512, keepRecent: 2, lowWaterMark: 1 },
+        ),
+        async (
+          script,
+          maxTurns,
+          onMaxTurns,
+          toolConcurrency,
+          mode,
+          loopGuard,
+          maxToolCalls,
+          contextWindow,
+        ) => {
           let calls = 0;
           const received: ChatMessage[][] = [];
           const next = (messages: readonly ChatMessage[]): unknown => {
@@ -165,6 +189,7 @@ describe('loop invariants under random model behaviour, in and out of the adapte
             stream: mode === 'run-streaming',
             ...(loopGuard === undefined ? {} : { loopGuard }),
             ...(maxToolCalls === undefined ? {} : { budget: { maxToolCalls } }),
+            ...(contextWindow === undefined ? {} : { contextWindow }),
             traceEmitter: (event) => void events.push(event),
           });
           let failure: unknown;
@@ -191,9 +216,15 @@ describe('loop invariants under random model behaviour, in and out of the adapte
             expect(events.slice(-2).map((event) => event.type)).toEqual(['error', 'run_end']);
           }
 
-          // 2. Every transcript the model was sent, and the final one, answers each call exactly once.
+          // 2. Every transcript the model was sent (after every reduction of the context window), and
+          // the final one, answers each call exactly once; the caller's transcript is never masked.
           for (const messages of received) expectValidTranscript(messages);
-          if (result !== undefined) expectValidTranscript(result.messages);
+          if (result !== undefined) {
+            expectValidTranscript(result.messages);
+            for (const message of result.messages) {
+              if (message.role === 'tool') expect(message.content).not.toMatch(/^\[Elided to fit/);
+            }
+          }
 
           // 3. At most maxTurns model calls, plus one for 'final_answer'.
           expect(calls).toBeLessThanOrEqual(maxTurns + (onMaxTurns === 'final_answer' ? 1 : 0));

@@ -56,6 +56,13 @@ const runApiVariants: Readonly<Record<string, OursVariant>> = {
   'run(), loopGuard + budget': { via: 'run', options: { budget } },
   'stream() + consumer': { via: 'stream' },
   'stream() + consumer, loopGuard + budget': { via: 'stream', options: { budget } },
+  // Issue #18: token accounting alone (a window no run reaches), and accounting with masking (S3
+  // passes a 32k window after about 40 turns and masks in steps from then on).
+  'run(), contextWindow 1M (accounting)': {
+    via: 'run',
+    options: { contextWindow: { maxTokens: 1_000_000 } },
+  },
+  'run(), contextWindow 32k (masking)': { via: 'run', options: { contextWindow: { maxTokens: 32_768 } } },
 };
 
 const baseline = 'run() (defaults: loopGuard on)';

@@ -1,3 +1,5 @@
+import type { ContextWindowOptions } from '../../orchestrator/context-window/context-window-options.js';
+import { flowContextWindow } from '../shared/flow-context-window.js';
 import type { ChatMessage } from '../../model/messages.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import { ToolOrchestrator } from '../../orchestrator/tool-orchestrator.js';
@@ -35,6 +37,11 @@ export interface ExplorationOrchestratorOptions {
   readonly logger?: ExplorationLogger;
   /** Receives every trace event (a parent passes its own sink here). */
   readonly traceEmitter?: TraceEmitter;
+  /**
+   * Keeps each call under the model's window (see docs/context-window.md); `false` turns it off.
+   * @default on, with the adapter's window, or 32,768 tokens when the adapter knows none
+   */
+  readonly contextWindow?: ContextWindowOptions | boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -104,6 +111,7 @@ export class ExplorationOrchestrator {
       // At maxSteps: one traced call with tools off that asks for what was learned so far.
       onMaxTurns: 'final_answer',
       finalAnswerPrompt: maxStepsSummaryRequest,
+      contextWindow: flowContextWindow(this.#options.contextWindow, this.#options.adapter),
       ...(this.#options.traceEmitter === undefined ? {} : { traceEmitter: this.#options.traceEmitter }),
       ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
     });

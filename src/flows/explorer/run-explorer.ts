@@ -1,3 +1,5 @@
+import type { ContextWindowOptions } from '../../orchestrator/context-window/context-window-options.js';
+import { flowContextWindow } from '../shared/flow-context-window.js';
 import { isAbortError } from '../../errors/aborted-error.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { Sandbox } from '../../explore/sandbox/sandbox.js';
@@ -42,6 +44,11 @@ export interface RunExplorerOptions {
   readonly parentRunId?: string;
   /** Stamped on the child's events that reach `traceEmitter`: the parent's tool call running the explorer. */
   readonly parentToolCallId?: string;
+  /**
+   * Keeps each call under the model's window (see docs/context-window.md); `false` turns it off.
+   * @default on, with the adapter's window, or 32,768 tokens when the adapter knows none
+   */
+  readonly contextWindow?: ContextWindowOptions | boolean;
   readonly signal?: AbortSignal;
   /** Code tools holding `read_file` and `search_text`. @default the tool pack's, over `root` */
   readonly tools?: ToolRegistry;
@@ -120,6 +127,7 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
     // At the budget: one traced call with tools off that asks for the report.
     onMaxTurns: 'final_answer',
     finalAnswerPrompt: explorerReportRequest,
+    contextWindow: flowContextWindow(options.contextWindow, options.adapter),
     signal,
     ...(options.stream === undefined ? {} : { stream: options.stream }),
     ...(traceEmitter === undefined ? {} : { traceEmitter }),

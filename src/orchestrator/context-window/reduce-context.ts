@@ -90,12 +90,14 @@ export async function applyContextWindow(
         const latest = lastTurnResults(state);
         const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
         let masks = chooseMasks(ledger, already, keep, excess);
-        // keepRecent yields to the limit (not to the low-water mark): mask recent results too, oldest
-        // first, never the latest turn's, until the call fits.
+        // keepRecent yields when the call would not fit otherwise: then recent results are masked
+        // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
+        // the next calls fit without another reduction.
         const overLimit =
           why === 'overflow' ? 0 : raw - masks.saved - (limit * highWaterMargin) / context.calibration;
         if (overLimit > 0 && keep > latest) {
-          const more = chooseMasks(ledger, new Set([...already, ...masks.ids]), latest, overLimit);
+          const rest = raw - masks.saved - target / context.calibration;
+          const more = chooseMasks(ledger, new Set([...already, ...masks.ids]), latest, rest);
           masks = { ids: [...masks.ids, ...more.ids], saved: masks.saved + more.saved };
         }
         if (masks.ids.length > 0) {
