@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidArgumentError, ToolOrchestrator, defineTool } from '../../src/index.js';
+import {
+  InvalidArgumentError,
+  MemoryCheckpointStore,
+  ToolOrchestrator,
+  defineTool,
+} from '../../src/index.js';
 import type {
   ChatMessage,
   ContextStrategy,
@@ -456,5 +461,59 @@ describe("contextWindow: 'summarize'", () => {
     expect(JSON.stringify(events)).not.toContain('the secret summary');
     const calls = events.filter((event) => event.type === 'llm_call');
     for (const event of calls) expect(event.data.contextTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('contextWindow in a checkpointed run', () => {
+  it('stores the masking state beside the full transcript, and a resumed run sends the same prefix', async () => {
+    const store = new MemoryCheckpointStore();
+    const run = explorer(40);
+    const controller = new AbortController();
+    const adapter: ModelAdapter = {
+      provider: 'scripted',
+      async call(messages, tools, options) {
+        const response = await run.adapter.call(messages, tools, options);
+        if (run.received.length === 25) controller.abort(); // the process "dies" after call 25
+        return response;
+      },
+    };
+    const options = {
+      maxTurns: 41,
+      loopGuard: false,
+      checkpointStore: store,
+      abortGraceMs: 0,
+      contextWindow: { maxTokens: 16_384, keepRecent: 2 },
+    } as const;
+    const first = await new ToolOrchestrator(adapter, { read_file: readFile }, options).run(
+      [{ role: 'user', content: 'Explore.' }],
+      undefined,
+      { runId: 'long', signal: controller.signal },
+    );
+    expect(first.stopReason).toBe('aborted');
+    const saved = await store.load('long');
+    const stored = saved!.strategyState['contextWindow'] as {
+      maskedToolCallIds: string[];
+      contextTokens: number[];
+    };
+    expect(stored.maskedToolCallIds.length).toBeGreaterThan(0);
+    // Call 25 was cut short by the abort: 24 calls were made.
+    expect(stored.contextTokens).toHaveLength(24);
+    // The checkpoint's transcript is complete.
+    expect(
+      saved!.messages.filter((message) => message.role === 'tool' && message.content.startsWith('[Elided')),
+    ).toEqual([]);
+
+    const resumed = await new ToolOrchestrator(adapter, { read_file: readFile }, options).resume('long');
+    expect(resumed.stopReason).toBe('final');
+    const beforeCrash = run.received[24]!;
+    const afterResume = run.received[25]!;
+    // The resumed run sends exactly what the cut-short call sent: the same results masked, the
+    // same prefix for the provider's cache.
+    expect(
+      beforeCrash.some((message) => message.role === 'tool' && message.content.startsWith('[Elided')),
+    ).toBe(true);
+    expect(afterResume).toEqual(beforeCrash);
+    for (const messages of run.received) expectValidTranscript(messages);
+    expect(resumed.contextTokens!.slice(0, 24)).toEqual(stored.contextTokens);
   });
 });
