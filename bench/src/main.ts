@@ -18,7 +18,16 @@ import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
 
 type Suite = 'loop' | 'run-api' | 'checkpoint' | 'context' | 'stream' | 'code' | 'mcp' | 'trace';
-const suiteNames: readonly Suite[] = ['loop', 'run-api', 'checkpoint', 'context', 'stream', 'code', 'mcp', 'trace'];
+const suiteNames: readonly Suite[] = [
+  'loop',
+  'run-api',
+  'checkpoint',
+  'context',
+  'stream',
+  'code',
+  'mcp',
+  'trace',
+];
 
 interface CliOptions {
   readonly quick: boolean;
@@ -106,6 +115,7 @@ async function main(): Promise<void> {
     });
     sections.push(report.markdown, '');
     log(`Up to the checkpoint stores: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
   if (options.suites.includes('context')) {
     log('Context window: tokens sent and prefix changes over a scripted exploration (counts, one run):');
     const report = await runContextSuite({ turns: 200, log });
