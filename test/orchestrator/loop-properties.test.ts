@@ -242,16 +242,11 @@ describe('loop invariants under random model behaviour, in and out of the adapte
             const ran = events.filter(
               (event) =>
                 event.type === 'tool_result' &&
-                // Calls that never reached a tool: refused, or unparseable, invalid or unknown.
-                ![
-                  'budget_exceeded',
-                  'repeated_tool_call',
-                  'loop_detected',
-                  'invalid_tool_call',
-                  'invalid_json',
-                  'invalid_arguments',
-                  'unknown_tool',
-                ].includes(event.data.errorCode ?? ''),
+                // Refused calls only: an unknown, unparseable or invalid call counts too, since the
+                // budget refuses calls before they are looked up (seed -1072615918 caught a bypass).
+                !['budget_exceeded', 'repeated_tool_call', 'loop_detected', 'invalid_tool_call'].includes(
+                  event.data.errorCode ?? '',
+                ),
             );
             expect(ran.length).toBeLessThanOrEqual(maxToolCalls);
           }
