@@ -84,10 +84,13 @@ export function isSpendLimit(limit: BudgetLimit): boolean {
 }
 
 /** The `budget_exceeded` warning's message. */
-export function overrunMessage(overrun: BudgetOverrun): string {
+export function overrunMessage(
+  overrun: BudgetOverrun,
+  stopReason: 'budget_exceeded' | 'loop_detected' = 'budget_exceeded',
+): string {
   return `The run reached its budget: ${overrun.limit} is ${overrun.value} and the run has used ${describeUsed(overrun)}. No further ${
     overrun.limit === 'maxToolCalls' ? 'tool calls run' : 'model or tool calls are made'
-  } (stopReason 'budget_exceeded').`;
+  } (stopReason '${stopReason}').`;
 }
 
 /** The tool error of a call refused by the budget. */

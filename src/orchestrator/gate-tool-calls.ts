@@ -126,7 +126,8 @@ export function gateToolCalls(
       });
     }
     if (overrun !== undefined) {
-      recordOverrun(state, overrun);
+      // The loop guard's stop, when it came first in this batch, stays the run's stop reason.
+      recordOverrun(state, overrun, stop ?? 'budget_exceeded');
       stop ??= 'budget_exceeded';
     }
   }
@@ -134,12 +135,16 @@ export function gateToolCalls(
 }
 
 /** Remembers the limit that ends the run and traces it, once. */
-export function recordOverrun(state: RunState, overrun: BudgetOverrun): void {
+export function recordOverrun(
+  state: RunState,
+  overrun: BudgetOverrun,
+  stopReason: 'budget_exceeded' | 'loop_detected' = 'budget_exceeded',
+): void {
   if (state.budgetOverrun !== undefined) return;
   state.budgetOverrun = overrun;
   state.trace.emit('warning', {
     code: 'budget_exceeded',
-    message: overrunMessage(overrun),
+    message: overrunMessage(overrun, stopReason),
     limit: overrun.limit,
   });
 }

@@ -64,6 +64,10 @@ describe('budget', () => {
       event.type === 'tool_result' ? [event.data.errorCode] : [],
     );
     expect(codes).toEqual(['budget_exceeded', 'loop_detected']);
+    // The budget's warning names the stop reason the run really has.
+    expect(budgetWarnings(result).map((warning) => warning.message)).toEqual([
+      expect.stringContaining("(stopReason 'loop_detected')"),
+    ]);
     expectValidTranscript(result.messages);
   });
 
