@@ -12,6 +12,7 @@ export const entries = {
   otel: 'src/otel.ts',
   trace: 'src/trace.ts',
   postgres: 'src/postgres.ts',
+  bullmq: 'src/bullmq.ts',
 } as const;
 
 /**
@@ -25,6 +26,7 @@ export const esmOnlyEntries: readonly (keyof typeof entries)[] = [
   'otel',
   'trace',
   'postgres',
+  'bullmq',
 ];
 
 /**

@@ -21,6 +21,15 @@ describe('optional peer dependencies load only where they are used', () => {
     expect(loads('cli', '@opentelemetry/api')).toBe(false);
   });
 
+  it('bullmq and ioredis are loaded by tool-orchestrator/bullmq and by no other entry', () => {
+    for (const peer of ['bullmq', 'ioredis']) {
+      expect(loads('bullmq', peer), peer).toBe(true);
+      const others = Object.keys(entries).filter((entry) => entry !== 'bullmq' && loads(entry, peer));
+      expect(others, peer).toEqual([]);
+      expect(loads('cli', peer), peer).toBe(false);
+    }
+  });
+
   it('the trace entry loads no provider SDK and no OpenTelemetry', () => {
     const specifiers = [...specifiersOf('trace.js')];
     expect(

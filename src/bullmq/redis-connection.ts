@@ -1,0 +1,45 @@
+import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+
+/**
+ * Where Redis is: an `ioredis` client of yours (BullMQ needs `maxRetriesPerRequest: null` on it),
+ * or `ioredis` options (`{ host, port, password, tls, ... }`) from which the queue, the worker and
+ * the store make their own clients and close them again.
+ */
+export type RedisConnection = Redis | RedisOptions;
+
+/** A client for our own commands, and whether we made it (then we close it). */
+export interface OwnedClient {
+  readonly client: Redis;
+  readonly owned: boolean;
+}
+
+/**
+ * A client on `connection`: yours as it is, or a new one from options. Commands wait while Redis
+ * is away (`maxRetriesPerRequest: null`) and go on when it is back, as BullMQ's own do.
+ */
+export function clientFor(connection: RedisConnection): OwnedClient {
+  if (connection instanceof Redis) return { client: connection, owned: false };
+  return { client: new Redis({ maxRetriesPerRequest: null, ...connection }), owned: true };
+}
+
+/** A new client to the same server (for a subscriber, which cannot send other commands). */
+export function duplicateOf(connection: RedisConnection): Redis {
+  return connection instanceof Redis
+    ? connection.duplicate()
+    : new Redis({ maxRetriesPerRequest: null, ...connection });
+}
+
+/** Closes a client we made; yours is left open. */
+export async function release({ client, owned }: OwnedClient): Promise<void> {
+  if (owned) await closeClient(client);
+}
+
+/** `QUIT` when connected, else a plain disconnect (a quit would wait for a server that is away). */
+export async function closeClient(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    await client.quit().catch(() => client.disconnect());
+  } else {
+    client.disconnect();
+  }
+}
