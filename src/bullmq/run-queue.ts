@@ -146,27 +146,27 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       }
       const job = await jobOf(runId);
       if (job === undefined) throw noSuchRun(runId, queueName);
-      const finished = await settled(queue, job);
-      if (finished !== undefined) return finished;
-      const listening = await queueEvents();
-      try {
-        // Checks the job's state again once it listens, so an end in between is not missed.
-        await job.waitUntilFinished(listening, timeoutMs);
-      } catch (error) {
-        const now = await jobOf(runId);
-        const after = now === undefined ? undefined : await settled(queue, now);
-        if (after !== undefined) return after;
-        if (/timed out/.test(String((error as Error)?.message))) {
+      const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+      let listening: QueueEvents | undefined;
+      // Waits for the run's end event, and reads the job's state between waits: an event sent while
+      // the listener was starting is not waited for in vain.
+      for (let wait = 500; ; wait = Math.min(wait * 2, 5_000)) {
+        const finished = await settled(queue, job);
+        if (finished === 'removed') throw noSuchRun(runId, queueName);
+        if (finished !== undefined) return finished;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) {
           throw new AbortedError({
             message: `The run "${runId}" did not finish within timeoutMs (${timeoutMs} ms); it goes on in its worker: call result() again to wait longer.`,
           });
         }
-        throw error;
+        listening ??= await queueEvents();
+        try {
+          await job.waitUntilFinished(listening, Math.min(wait, remaining));
+        } catch {
+          // A wait that timed out, a run that failed, Redis away: the state read next says which.
+        }
       }
-      const now = await jobOf(runId);
-      const after = now === undefined ? undefined : await settled(queue, now);
-      if (after === undefined) throw noSuchRun(runId, queueName);
-      return after;
     },
 
     async cancel(runId) {
@@ -220,15 +220,17 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   };
 }
 
-/** The job's result when it has finished; `undefined` while it waits or runs. */
+/** The job's result when it has finished; `undefined` while it waits or runs; `'removed'` when it is gone. */
 async function settled(
   queue: Queue<RunJobData, QueuedRunResult, 'run'>,
   job: Job<RunJobData, QueuedRunResult>,
-): Promise<QueuedRunResult | undefined> {
+): Promise<QueuedRunResult | 'removed' | undefined> {
   const state = await job.getState();
+  if (state === 'unknown') return 'removed';
   if (state !== 'completed' && state !== 'failed') return undefined;
   // Read the job again: the copy in hand may predate its end (or an earlier end, before approve()).
-  const ended = ((await Job.fromId(queue, job.id ?? '')) ?? job) as Job<RunJobData, QueuedRunResult>;
+  const ended = (await Job.fromId(queue, job.id ?? '')) as Job<RunJobData, QueuedRunResult> | undefined;
+  if (ended === undefined) return 'removed';
   if (state === 'completed') return ended.returnvalue;
   throw new RunJobFailedError({
     runId: ended.id ?? '',
