@@ -24,6 +24,11 @@ export interface RedisCheckpointStoreOptions {
    * awaiting approval, or still going, never expires. @default never: delete them yourself
    */
   readonly endedRunTtlSeconds?: number;
+  /**
+   * Called with errors of the client the store makes from options (Redis away, ...): commands wait
+   * and go on once it is back. @default ignored
+   */
+  readonly onError?: (error: Error) => void;
 }
 
 /**
@@ -101,6 +106,7 @@ export class RedisCheckpointStore implements CheckpointStore {
       });
     }
     this.#connection = clientFor(options.connection);
+    if (this.#connection.owned) this.#client.on('error', (error: Error) => options.onError?.(error));
     this.#prefix = options.keyPrefix ?? 'tool-orchestrator:checkpoint:';
     this.#ttl = ttl ?? 0;
     if (typeof (this.#client as unknown as Record<string, unknown>)[saveCommand] !== 'function') {

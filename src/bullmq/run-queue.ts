@@ -1,5 +1,6 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { ConnectionOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { ApprovalDecision, PendingApproval } from '../durable/run-state.js';
 import { AbortedError } from '../errors/aborted-error.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
@@ -25,6 +26,8 @@ export interface RunQueueOptions {
   readonly queueName?: string;
   /** BullMQ's key prefix; workers must use the same one. @default 'bull' */
   readonly prefix?: string;
+  /** Called with errors of the queue's connections (Redis away, ...): they reconnect by themselves. @default ignored */
+  readonly onError?: (error: Error) => void;
 }
 
 /** What {@link RunQueue.enqueue} takes: the input of `orchestrator.run()`, as JSON. */
@@ -102,11 +105,24 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     connection: bullConnection,
     prefix,
   });
+  // Each result() that waits adds a 'closing' listener (BullMQ's waitUntilFinished) until its run ends.
+  queue.setMaxListeners(0);
+  const onError = (error: Error): void => options.onError?.(error);
+  queue.on('error', onError);
   let events: QueueEvents | undefined;
   let client: OwnedClient | undefined;
-  const redis = () => (client ??= clientFor(connection)).client;
+  const redis = (): Redis => {
+    if (client === undefined) {
+      client = clientFor(connection);
+      if (client.owned) client.client.on('error', onError);
+    }
+    return client.client;
+  };
   const queueEvents = async (): Promise<QueueEvents> => {
-    events ??= new QueueEvents(queueName, { connection: bullConnection, prefix });
+    if (events === undefined) {
+      events = new QueueEvents(queueName, { connection: bullConnection, prefix });
+      events.on('error', onError);
+    }
     await events.waitUntilReady();
     return events;
   };

@@ -75,11 +75,12 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   checkWorkerOptions(options);
   const queueName = options.queueName ?? defaultQueueName;
   const prefix = options.prefix ?? defaultPrefix;
+  const onError = (error: Error): void => options.onError?.(error);
   const ownStore = options.checkpointStore === undefined;
-  const store = options.checkpointStore ?? new RedisCheckpointStore({ connection: options.connection });
+  const store =
+    options.checkpointStore ?? new RedisCheckpointStore({ connection: options.connection, onError });
   const commands: Redis = duplicateOf(options.connection);
   const subscriber: Redis = duplicateOf(options.connection);
-  const onError = (error: Error): void => options.onError?.(error);
   commands.on('error', onError);
   subscriber.on('error', onError);
 
