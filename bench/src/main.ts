@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,stream,code,mcp,trace] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,code,mcp,trace] [-- --rounds=N]
  * [-- --baseline=DIR]` from the repository root. `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
  * Writes the report to stdout and to bench/results/.
@@ -10,6 +10,7 @@ import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
 import { runRunApiSuite } from './loop/run-api-suite.js';
 import { runCheckpointSuite } from './loop/checkpoint-suite.js';
+import { runScaleSuite } from './scale/scale-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
@@ -17,12 +18,13 @@ import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
 
-type Suite = 'loop' | 'run-api' | 'checkpoint' | 'context' | 'stream' | 'code' | 'mcp' | 'trace';
+type Suite = 'loop' | 'run-api' | 'checkpoint' | 'context' | 'scale' | 'stream' | 'code' | 'mcp' | 'trace';
 const suiteNames: readonly Suite[] = [
   'loop',
   'run-api',
   'checkpoint',
   'context',
+  'scale',
   'stream',
   'code',
   'mcp',
@@ -121,6 +123,18 @@ async function main(): Promise<void> {
     const report = await runContextSuite({ turns: 200, log });
     sections.push(report.markdown, '');
   }
+  if (options.suites.includes('scale')) {
+    log('Scale-out: runs per second through BullMQ and Redis with 1, 2 and 4 worker processes:');
+    const report = await runScaleSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      runs: options.quick ? 200 : 1000,
+      concurrency: 50,
+      log,
+    });
+    sections.push(report.markdown, '');
+    log(`Up to scale-out: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+
   if (options.suites.includes('stream')) {
     log('Streaming and the wire (a local server in a worker thread, a fresh process per job and round):');
     const report = await runStreamSuite({

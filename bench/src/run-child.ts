@@ -14,6 +14,7 @@ export const childEntries = [
   'mcp-echo-server',
   'sink-child',
   'render-child',
+  'scale-worker',
 ] as const;
 export type ChildEntry = (typeof childEntries)[number];
 
@@ -28,6 +29,7 @@ const sources: Record<ChildEntry, string> = {
   'mcp-echo-server': './mcp/echo-server.ts',
   'sink-child': './trace/sink-child.ts',
   'render-child': './trace/render-child.ts',
+  'scale-worker': './scale/scale-worker.ts',
 };
 
 const buildDirectory = fileURLToPath(new URL('../results/.build/', import.meta.url));

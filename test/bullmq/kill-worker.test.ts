@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunQueue } from '../../src/bullmq.js';
-import { useRedisServer } from '../support/redis-server.js';
+import { useRedisServer } from '../support/redis-fixture.js';
 import { expectValidTranscript } from '../support/transcript.js';
 import { until } from '../support/until.js';
 import { scriptedInput, scriptedOrchestrator } from './fixtures/scripted-runs.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunQueue } from '../../src/bullmq.js';
 import { createRunQueue } from '../../src/bullmq.js';
 import type { RunResult } from '../../src/index.js';
-import { useRedisServer } from '../support/redis-server.js';
+import { useRedisServer } from '../support/redis-fixture.js';
 import { until } from '../support/until.js';
 import { scriptedInput, scriptedOrchestrator } from './fixtures/scripted-runs.js';
 import type { LogLine, WorkerProcess } from './fixtures/worker-processes.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/index.js';
 import { RedisCheckpointStore } from '../../src/bullmq.js';
 import { describeCheckpointStoreContract } from '../durable/checkpoint-store-contract.js';
-import { useRedisServer } from '../support/redis-server.js';
+import { useRedisServer } from '../support/redis-fixture.js';
 import { growingStates, makeRunState } from '../support/run-states.js';
 
 const redis = useRedisServer();

@@ -9,7 +9,7 @@ import {
   createRunQueue,
   createRunWorker,
 } from '../../src/bullmq.js';
-import { useRedisServer } from '../support/redis-server.js';
+import { useRedisServer } from '../support/redis-fixture.js';
 import { expectValidTranscript } from '../support/transcript.js';
 import {
   scriptedInput,

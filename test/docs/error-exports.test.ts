@@ -12,6 +12,7 @@ const entries = {
   'tool-orchestrator/mcp': 'mcp.js',
   'tool-orchestrator/otel': 'otel.js',
   'tool-orchestrator/trace': 'trace.js',
+  'tool-orchestrator/bullmq': 'bullmq.js',
 } as const;
 
 /** The error classes an entry of the built package exports. */
@@ -68,5 +69,9 @@ describe("the README's error-class statements are true (issue 17 item 14)", () =
     expect([...mcp].sort()).toEqual([...errorsDocClasses('MCP')].sort());
     const trace = await errorClasses(entries['tool-orchestrator/trace']);
     expect([...trace].sort()).toEqual([...errorsDocClasses('Trace files')].sort());
+    const bullmq = await errorClasses(entries['tool-orchestrator/bullmq']);
+    expect([...bullmq].filter((name) => !rootErrors.has(name)).sort()).toEqual(
+      [...errorsDocClasses('Scale-out')].sort(),
+    );
   });
 });

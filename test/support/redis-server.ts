@@ -5,8 +5,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { serviceUnavailable } from './service-availability.js';
 
 const redisServerPath = '/usr/bin/redis-server';
 
@@ -109,47 +107,6 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
-    },
-  };
-}
-
-/** What {@link useRedisServer} gives a test file; read the fields inside tests. */
-export interface RedisFixture {
-  /** The running server; throws when there is none (check `skipReason` first). */
-  readonly server: RedisServer;
-  /** Why the tests skip: no Redis here (outside CI only; under `CI=true` the setup fails). */
-  readonly skipReason: string | undefined;
-}
-
-/**
- * Starts a real Redis for the test file (before all its tests) and stops it after. When none can
- * be had, tests skip with the printed reason outside CI, and the file fails under `CI=true`.
- */
-export function useRedisServer(options: StartRedisServerOptions = {}): RedisFixture {
-  let server: RedisServer | undefined;
-  let skipReason: string | undefined;
-  beforeAll(async () => {
-    const reason = redisUnavailableReason();
-    if (reason !== undefined) {
-      skipReason = serviceUnavailable('Redis', reason);
-      return;
-    }
-    try {
-      server = await startRedisServer(options);
-    } catch (error) {
-      skipReason = serviceUnavailable('Redis', (error as Error).message);
-    }
-  }, 30_000);
-  afterAll(async () => {
-    await server?.stop();
-  }, 15_000);
-  return {
-    get server() {
-      if (server === undefined) throw new Error(`no Redis server: ${skipReason ?? 'not started yet'}`);
-      return server;
-    },
-    get skipReason() {
-      return skipReason;
     },
   };
 }

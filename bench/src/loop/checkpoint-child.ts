@@ -1,7 +1,8 @@
 /**
  * What a checkpoint store costs a run, side by side in one process: S3 (200 turns, one 2 KB result
  * each) with no store, with `MemoryCheckpointStore`, with `FileCheckpointStore` (fsync on, the
- * default, and off) and, when PostgreSQL can be started here, with `PostgresCheckpointStore`. The
+ * default, and off) and, when PostgreSQL and Redis can be started here, with `PostgresCheckpointStore`
+ * and `RedisCheckpointStore`. The
  * variants alternate run by run, the order rotating each cycle; each cycle's run times give paired
  * ratios against no store. A store saves twice per turn (after the model's response and after the
  * tool result), so "ms per step" is the extra time per run over 2 x 200 steps. Prints one JSON line.
@@ -11,9 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileCheckpointStore, MemoryCheckpointStore } from 'tool-orchestrator';
 import type { CheckpointStore } from 'tool-orchestrator';
+import { RedisCheckpointStore } from 'tool-orchestrator/bullmq';
 import { PostgresCheckpointStore } from 'tool-orchestrator/postgres';
 import { postgresUnavailableReason, startPostgresServer } from '../../../test/support/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres-server.js';
+import { redisUnavailableReason, startRedisServer } from '../../../test/support/redis-server.js';
+import type { RedisServer } from '../../../test/support/redis-server.js';
 import { median } from '../measure.js';
 import { prepareOurs } from './libraries/ours.js';
 import { Script, buildScenario } from './scenarios.js';
@@ -42,6 +46,8 @@ export interface CheckpointChildResult {
   readonly variants?: CheckpointVariantResult[];
   /** Why the Postgres variant did not run, when it did not. */
   readonly postgresSkipped?: string;
+  /** Why the Redis variant did not run, when it did not. */
+  readonly redisSkipped?: string;
 }
 
 /** Remembers the runs a store saved, so each can be deleted after it is timed (folders would pile up). */
@@ -77,7 +83,9 @@ const noStore = 'no store';
 async function measure(options: CheckpointChildOptions): Promise<CheckpointChildResult> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-checkpoints-'));
   let postgres: PostgresServer | undefined;
+  let redis: RedisServer | undefined;
   const postgresSkipped = postgresUnavailableReason();
+  const redisSkipped = redisUnavailableReason();
   const stores: [string, CheckpointStore | undefined][] = [
     [noStore, undefined],
     ['MemoryCheckpointStore', new MemoryCheckpointStore()],
@@ -94,6 +102,10 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
         'PostgresCheckpointStore',
         new PostgresCheckpointStore({ connectionString: postgres.connectionString }),
       ]);
+    }
+    if (redisSkipped === undefined) {
+      redis = await startRedisServer();
+      stores.push(['RedisCheckpointStore', new RedisCheckpointStore({ connection: redis.connection })]);
     }
     const contenders: Contender[] = [];
     for (const [name, plain] of stores) {
@@ -136,6 +148,7 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
       ok: true,
       cycles,
       ...(postgresSkipped === undefined ? {} : { postgresSkipped }),
+      ...(redisSkipped === undefined ? {} : { redisSkipped }),
       variants: contenders.map((contender) => ({
         variant: contender.name,
         microsecondsPerTurn: (median(contender.durations) * 1000) / turns,
@@ -152,6 +165,7 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
   } finally {
     for (const [, store] of stores) await (store as { close?: () => Promise<void> } | undefined)?.close?.();
     await postgres?.stop();
+    await redis?.stop();
     rmSync(folder, { recursive: true, force: true });
   }
 }

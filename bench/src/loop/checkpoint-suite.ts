@@ -68,6 +68,8 @@ export async function runCheckpointSuite(options: CheckpointSuiteOptions): Promi
     `- FileCheckpointStore (fsync): ${file === undefined ? 'n/a' : `${file.toFixed(3)} ms`} per step (under ${fileTargetMs} ms): ${file !== undefined && file < fileTargetMs ? 'met' : 'MISSED'}`,
   ];
   if (skipped !== undefined) lines.push(`- PostgresCheckpointStore not measured: ${skipped}`);
+  const redisSkipped = ok.find((result) => result.redisSkipped !== undefined)?.redisSkipped;
+  if (redisSkipped !== undefined) lines.push(`- RedisCheckpointStore not measured: ${redisSkipped}`);
   for (const failed of rounds.filter((result) => !result.ok)) lines.push(`- failure: ${failed.failure}`);
   return { markdown: lines.join('\n') };
 }
