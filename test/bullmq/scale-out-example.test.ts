@@ -18,8 +18,8 @@ describe('examples/scale-out.ts', () => {
       const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
         execFile(
           process.execPath,
-          [tsx, join(root, 'examples', 'scale-out.ts')],
-          { cwd: root, env: { ...process.env, REDIS_PORT: String(redis.server.port) }, timeout: 50_000 },
+          [tsx, join(root, 'examples', 'scale-out.ts'), String(redis.server.port)],
+          { cwd: root, timeout: 50_000 },
           (error, out, err) =>
             error === null
               ? resolve({ stdout: out, stderr: err })
