@@ -161,8 +161,19 @@ describe(`${runCount} runs across ${workerCount} worker processes`, () => {
       try {
         const expected = await expectedResults('kill');
         const ids = await enqueueAll(queue, 'kill');
-        await until(() => completions.counts.size >= runCount / 10, 60_000);
+        // Kill a worker while it is in the middle of runs: at least 5 of its runs have started a tool
+        // and not yet finished their last one (each needs another 5-20 ms tool at least).
         const victim = started[0]!;
+        const inFlight = (): number => {
+          const runs = new Map<string, boolean>();
+          for (const line of readToolLog(logPath)) {
+            if (line.pid !== victim.pid) continue;
+            if (!runs.has(line.runId)) runs.set(line.runId, true);
+            if (line.event === 'finish' && line.toolCallId === 'call-3') runs.set(line.runId, false);
+          }
+          return [...runs.values()].filter(Boolean).length;
+        };
+        await until(() => completions.counts.size >= runCount / 10 && inFlight() >= 5, 60_000);
         await victim.kill();
         const replacement = await startWorkerProcess(options);
         workers.push(replacement);
