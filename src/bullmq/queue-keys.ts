@@ -16,3 +16,14 @@ export function cancelKey(prefix: string, queueName: string, runId: string): str
 export function cancelChannel(prefix: string, queueName: string): string {
   return `${prefix}:${queueName}:tool-orchestrator:cancel`;
 }
+
+/** How long an approve() call holds a pause it claimed: long enough to write the decisions and requeue the run. */
+export const approveClaimSeconds = 60;
+
+/**
+ * The key an approve() call sets (only when absent) to claim one pause of run `runId`, named by the
+ * time that pause ended: of two concurrent calls on one pause, only the first writes its decisions.
+ */
+export function approveClaimKey(prefix: string, queueName: string, runId: string, pausedAt: number): string {
+  return `${prefix}:${queueName}:tool-orchestrator:approve:${runId}:${pausedAt}`;
+}

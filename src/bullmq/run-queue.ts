@@ -9,6 +9,8 @@ import { applyDecisions } from '../orchestrator/approvals.js';
 import type { RunJobData, QueuedRunResult } from './run-job.js';
 import { RunJobFailedError } from './run-job-failed-error.js';
 import {
+  approveClaimKey,
+  approveClaimSeconds,
   cancelChannel,
   cancelKey,
   cancelMarkSeconds,
@@ -79,7 +81,9 @@ export interface RunQueue {
   /**
    * Records decisions on the calls of a run that ended `awaiting_approval`, and puts the run back
    * on the queue: a worker resumes it from its checkpoint. `result()` then waits for the new end.
-   * @throws {InvalidArgumentError} when the run does not wait for approval, or a decision names a call that waits for none.
+   * Of two calls on one pause (two reviewers at once), only the first decides; the other throws.
+   * @throws {InvalidArgumentError} when the run does not wait for approval, another `approve()` has
+   * already taken this pause, or a decision names a call that waits for none.
    */
   approve(runId: string, approvals: { readonly [toolCallId: string]: ApprovalDecision }): Promise<void>;
   /** Closes the queue's connections (the runs stay in Redis). */
@@ -226,8 +230,24 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         approvals,
         pending.map((approval) => approval.toolCallId),
       );
-      await job.updateData({ ...job.data, approvals: { ...job.data.approvals, ...decisions } });
-      await job.retry('completed');
+      // Two approve() calls on one pause would both merge into the data they read, and the last
+      // write would drop the first call's decisions while the first call's requeue succeeded.
+      const claim = approveClaimKey(prefix, queueName, runId, job.finishedOn ?? 0);
+      if ((await redis().set(claim, '1', 'EX', approveClaimSeconds, 'NX')) !== 'OK') {
+        throw new InvalidArgumentError({
+          argument: 'runId',
+          value: runId,
+          message:
+            'names a run whose pause another approve() call has already taken; call result() to see where the run is now, and approve again if it pauses again.',
+        });
+      }
+      try {
+        await job.updateData({ ...job.data, approvals: { ...job.data.approvals, ...decisions } });
+        await job.retry('completed');
+      } catch (error) {
+        await redis().del(claim);
+        throw error;
+      }
     },
 
     async close() {

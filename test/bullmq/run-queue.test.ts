@@ -221,6 +221,32 @@ describe('runs through a BullMQ queue and a worker', () => {
     }
   });
 
+  it('lets only the first of two concurrent approve() calls on one pause decide, and tells the other', async (context) => {
+    if (redis.skipReason !== undefined) context.skip(redis.skipReason);
+    const { queue } = queueAndWorker();
+    const runId = await queue.enqueue({
+      messages: scriptedInput({ name: 'race', ms: [5, 5], approve: true }),
+    });
+    expect((await queue.result(runId, { timeoutMs: 15_000 })).stopReason).toBe('awaiting_approval');
+    const decisions = [{ approved: true }, { approved: false, reason: 'not today' }] as const;
+    const outcomes = await Promise.allSettled(
+      decisions.map((decision) => queue.approve(runId, { 'call-3': decision })),
+    );
+    const winners = outcomes.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [index] : []));
+    expect(winners).toHaveLength(1);
+    const loser = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect(loser?.reason).toBeInstanceOf(InvalidArgumentError);
+    expect(String(loser?.reason)).toMatch(/another approve\(\) call has already taken/);
+    // The run finished on the winner's decision, not on a mix or on the loser's.
+    const finished = await queue.result(runId, { timeoutMs: 15_000 });
+    expect(finished.stopReason).toBe('final');
+    const transfer = finished.messages.find(
+      (message) => message.role === 'tool' && message.tool_call_id === 'call-3',
+    );
+    if (winners[0] === 0) expect(transfer?.content).toBe('moved 500');
+    else expect(transfer?.content).toMatch(/not today/);
+  });
+
   it('rejects result() of a failed run with RunJobFailedError, and a timeout with AbortedError', async (context) => {
     if (redis.skipReason !== undefined) context.skip(redis.skipReason);
     const broken = { ...scriptedModel, call: async () => Promise.reject(new Error('model down')) };
