@@ -171,6 +171,38 @@ describe('exploreContext over axios', () => {
   });
 });
 
+describe('a provider that throws', () => {
+  it('becomes a failed result naming the provider, whatever it threw', async () => {
+    const hostile = Object.create(null) as object; // String() of it throws a TypeError.
+    const thrown: unknown[] = [new Error('ticket service down'), 'plain string', hostile, { status: 503 }];
+    const tickets = thrown.map((value, index) =>
+      defineContextProvider({
+        name: `ticket_${index}`,
+        description: 'A ticket by id.',
+        parameters: z.object({}),
+        fulfill: () => {
+          throw value;
+        },
+      }),
+    );
+    const adapter = new ScriptedAdapter([
+      requests(...tickets.map((ticket) => ({ provider: ticket.name }))),
+      requests(),
+    ]);
+    const explored = await exploreContext({
+      adapter,
+      providers: Object.fromEntries(tickets.map((ticket) => [ticket.name, ticket])),
+      task: 'Plan the ticket',
+    });
+    const shown = adapter.calls[1]!.messages[1]!.content;
+    expect(explored.ready).toBe(true);
+    expect(shown).toContain('Provider "ticket_0" failed: ticket service down');
+    expect(shown).toContain('Provider "ticket_1" failed: plain string');
+    expect(shown).toMatch(/Provider "ticket_2" failed: \S/);
+    expect(shown).toContain('Provider "ticket_3" failed: {"status":503}');
+  });
+});
+
 describe('callExplorationLlm as a serialisable activity', () => {
   it('takes plain JSON input, shows the round and the menu, and returns plain JSON', async () => {
     const { callExplorationLlm } = await import('../../src/flows/context/call-exploration-llm.js');

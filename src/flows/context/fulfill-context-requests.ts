@@ -1,3 +1,4 @@
+import { describeThrown } from '../../errors/describe-value.js';
 import { validateWith } from '../shared/generate-structured.js';
 import type { ContextProviderRegistry } from './context-provider.js';
 import { FulfillContextInput, contextRequestKey } from './context-schemas.js';
@@ -78,6 +79,6 @@ async function fulfillOne(
     const cut = `${content.slice(0, maxResultChars)}\n[truncated: ${content.length - maxResultChars} more characters; ask for a narrower range]`;
     return { provider: name, params, ok: true, content: cut, truncated: true };
   } catch (error) {
-    return fail(`Provider "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(`Provider "${name}" failed: ${describeThrown(error)}`);
   }
 }
