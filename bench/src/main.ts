@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,code,mcp,trace] [-- --rounds=N]
- * [-- --baseline=DIR]` from the repository root. `--baseline` names a built checkout (say main's)
+ * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
+ * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
  * Writes the report to stdout and to bench/results/.
  */
@@ -37,6 +38,8 @@ interface CliOptions {
   readonly baseline?: string;
   readonly rounds: number;
   readonly suites: readonly Suite[];
+  /** `--stores=Memory,File`: the checkpoint suite measures only the stores whose names start so. */
+  readonly stores?: readonly string[];
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
@@ -56,7 +59,14 @@ function parseArguments(argv: readonly string[]): CliOptions {
     throw new Error(
       `--baseline must be a built checkout of tool-orchestrator (with dist/explore.js); got "${baseline}".`,
     );
-  return { quick, rounds, suites, ...(baseline === undefined ? {} : { baseline }) };
+  const stores = value('stores')?.split(',');
+  return {
+    quick,
+    rounds,
+    suites,
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(stores === undefined ? {} : { stores }),
+  };
 }
 
 const log = (line: string): void => {
@@ -109,10 +119,13 @@ async function main(): Promise<void> {
       'Durable runs: the checkpoint stores against no store (the variants alternate in one process per round):',
     );
     const report = await runCheckpointSuite({
-      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
-      child: options.quick
-        ? { warmupMs: 0, timedMs: 500, minCycles: 3 }
-        : { warmupMs: 1000, timedMs: 5000, minCycles: 10 },
+      rounds: options.quick ? 1 : options.rounds,
+      child: {
+        ...(options.quick
+          ? { warmupMs: 0, timedMs: 500, minCycles: 3 }
+          : { warmupMs: 1000, timedMs: 5000, minCycles: 10 }),
+        ...(options.stores === undefined ? {} : { variants: options.stores }),
+      },
       log,
     });
     sections.push(report.markdown, '');

@@ -1,22 +1,24 @@
-import type { ChatMessage } from '../model/messages.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { checkRunId, checkSaveArguments } from './check-save-arguments.js';
+import { isLoopState } from './loop-states.js';
 import type { RunState } from './run-state.js';
 import { validateRunState } from './validate-run-state.js';
 
 interface SavedRun {
   readonly step: number;
-  /** Every field but the messages, as JSON: a copy the caller cannot change afterwards. */
-  readonly fields: string;
-  readonly messages: readonly ChatMessage[];
+  /** The loop's own state, kept as it is, or a copy of a state from anyone else. */
+  readonly state: RunState;
 }
 
 /**
  * Keeps checkpoints in this process's memory: for tests, and for human approval within one
  * process. Nothing survives a restart; use `FileCheckpointStore` or `PostgresCheckpointStore` for that.
  *
- * A save copies the state's small fields (as JSON) and keeps the messages by reference (messages
- * are immutable), so it costs the same whatever the length of the transcript.
+ * A checkpoint the loop saves is kept as it is: the loop hands each one (a fresh copy of the run's
+ * state) to the store alone and never changes it, so a save copies nothing. A state saved by
+ * any other caller is copied (its fields as JSON, its message list), so changing it afterwards does
+ * not change the checkpoint. Messages are kept by reference: treat them as immutable. `load`
+ * returns a copy.
  *
  * @example
  * const store = new MemoryCheckpointStore();
@@ -28,19 +30,19 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   /** Stores `state` unless a state with a higher or equal `step` is stored already. */
   async save(runId: string, state: RunState): Promise<void> {
-    checkSaveArguments(runId, state);
+    // The loop's states are valid by construction; its own run id is checked all the same.
+    const own = isLoopState(state);
+    if (!own || state.runId !== runId) checkSaveArguments(runId, state);
     const saved = this.#runs.get(runId);
     if (saved !== undefined && saved.step >= state.step) return;
-    const { messages, ...fields } = state;
-    this.#runs.set(runId, { step: state.step, fields: JSON.stringify(fields), messages: messages.slice() });
+    this.#runs.set(runId, { step: state.step, state: own ? state : copyOf(state) });
   }
 
   /** The newest state of `runId`, a copy; `undefined` when none is stored. */
   async load(runId: string): Promise<RunState | undefined> {
     checkRunId(runId);
     const saved = this.#runs.get(runId);
-    if (saved === undefined) return undefined;
-    return validateRunState({ ...(JSON.parse(saved.fields) as object), messages: saved.messages.slice() });
+    return saved === undefined ? undefined : validateRunState(copyOf(saved.state));
   }
 
   async delete(runId: string): Promise<void> {
@@ -52,4 +54,13 @@ export class MemoryCheckpointStore implements CheckpointStore {
   runIds(): string[] {
     return [...this.#runs.keys()];
   }
+}
+
+/** A copy no change to `state` reaches: its fields through JSON, its message list sliced. */
+function copyOf(state: RunState): RunState {
+  const { messages, ...fields } = state;
+  return {
+    ...(JSON.parse(JSON.stringify(fields)) as Omit<RunState, 'messages'>),
+    messages: messages.slice(),
+  };
 }

@@ -1,4 +1,5 @@
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
+import { beginHandOver, endHandOver } from '../durable/loop-states.js';
 import { runStateVersion } from '../durable/run-state.js';
 import type {
   JsonValue,
@@ -21,19 +22,29 @@ export interface RunEnding {
 }
 
 /**
- * Saves the run's state to its store, when it has one, as checkpoint `state.step + 1`; resolves
- * once the store has it. A failing store fails the run with the store's error: the previous
+ * Saves the run's state to its store, when it has one, as checkpoint `state.step + 1`: returns the
+ * store's promise (await it before the next step), `undefined` without a store. A failing store fails the run with the store's error: the previous
  * checkpoint stays, and the run can be resumed from it.
  */
-export async function saveCheckpoint(state: RunState, ending?: RunEnding): Promise<void> {
+export function saveCheckpoint(state: RunState, ending?: RunEnding): Promise<void> | undefined {
   const store: CheckpointStore | undefined = state.checkpointStore;
-  if (store === undefined) return;
-  await store.save(state.runId, takeSnapshot(state, ending));
+  if (store === undefined) return undefined;
+  const snapshot = takeSnapshot(state, ending);
+  // Handed to the store alone, which may keep it as it is (see loop-states.ts). Not an async
+  // function: its promise and await were a third of the cost of a save to a memory store.
+  beginHandOver(snapshot);
+  try {
+    return store.save(state.runId, snapshot);
+  } finally {
+    endHandOver();
+  }
 }
 
 /**
  * The run's state as a {@link SavedRunState}, taken now: everything a later change of the run
- * could touch is copied, since a store may write it after the run has moved on.
+ * could touch is copied, since a store may write it after the run has moved on. (A getter that
+ * copied the messages on first read made each snapshot cost more than copying them: a copy of a
+ * few hundred references is a memcpy.)
  */
 export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState {
   state.step++;
@@ -47,24 +58,25 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
     messages: state.messages.slice(),
     turns: state.turns,
     usage: state.usage,
-    currentTurn:
-      turn === undefined
-        ? null
-        : {
-            turnIndex: turn.turnIndex,
-            toolCalls: turn.toolCalls.map((toolCall, index) => record(turn, index)),
-          },
-    pendingApprovals: turn === undefined ? [] : pendingApprovals(turn, decisions),
-    approvalDecisions: { ...decisions },
+    currentTurn: turn === undefined ? null : { turnIndex: turn.turnIndex, toolCalls: records(turn) },
+    pendingApprovals:
+      turn === undefined || !turn.calls.some((call) => call.needsApproval)
+        ? []
+        : pendingApprovals(turn, decisions),
+    approvalDecisions: copyDecisions(decisions),
     stopReason: ending?.stopReason ?? null,
     result: ended ? { content: ending.content ?? '' } : null,
     fingerprint: state.fingerprint,
-    strategyState: {
-      loop: loopState(state),
-      ...(turn === undefined ? {} : { turn: turnState(turn) }),
-      ...(state.contextWindow === undefined ? {} : { contextWindow: contextWindowJson(state.contextWindow) }),
-    },
+    strategyState: strategyState(state, turn),
   };
+}
+
+/** `strategyState`: the loop's features, by name (assigned, not spread: this runs at every step). */
+function strategyState(state: RunState, turn: TurnProgress | undefined): { [feature: string]: JsonValue } {
+  const features: { [feature: string]: JsonValue } = { loop: loopState(state) };
+  if (turn !== undefined) features['turn'] = turnState(turn);
+  if (state.contextWindow !== undefined) features['contextWindow'] = contextWindowJson(state.contextWindow);
+  return features;
 }
 
 /** The calls of `turn` that wait for a decision, as `result.pendingApprovals` lists them. */
@@ -78,21 +90,46 @@ export function pendingApprovals(
   });
 }
 
+/** A copy of the decisions; the empty object when there are none (most runs ask for none). */
+function copyDecisions(decisions: RunState['approvalDecisions']): RunState['approvalDecisions'] {
+  for (const _ in decisions) return { ...decisions };
+  return {};
+}
+
+function records(turn: TurnProgress): ToolCallRecord[] {
+  const list = new Array<ToolCallRecord>(turn.toolCalls.length);
+  for (let index = 0; index < list.length; index++) list[index] = record(turn, index);
+  return list;
+}
+
 function record(turn: TurnProgress, index: number): ToolCallRecord {
   const toolCall = turn.toolCalls[index]!;
   const call = turn.calls[index]!;
-  const base = { toolCallId: toolCall.id, name: toolCall.function.name, arguments: argumentsOf(toolCall) };
-  if (call.status !== 'done' || call.outcome === undefined) return { ...base, status: call.status };
-  return { ...base, status: 'done', outcome: recordedOutcome(call.outcome) };
+  const name = toolCall.function.name;
+  const done = call.status === 'done' && call.outcome !== undefined;
+  return done
+    ? {
+        toolCallId: toolCall.id,
+        name,
+        arguments: argumentsOf(toolCall),
+        status: 'done',
+        outcome: recordedOutcome(call.outcome!),
+      }
+    : { toolCallId: toolCall.id, name, arguments: argumentsOf(toolCall), status: call.status };
 }
 
 function recordedOutcome(outcome: ToolCallOutcome): NonNullable<ToolCallRecord['outcome']> {
-  return {
+  const recorded: {
+    -readonly [Key in keyof NonNullable<ToolCallRecord['outcome']>]: NonNullable<
+      ToolCallRecord['outcome']
+    >[Key];
+  } = {
     content: outcome.content,
     durationMs: outcome.durationMs,
-    ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
   };
+  if (outcome.errorCode !== undefined) recorded.errorCode = outcome.errorCode;
+  if (outcome.error !== undefined) recorded.error = outcome.error;
+  return recorded;
 }
 
 /** The arguments as a string, even from an adapter that broke its contract (they are answered as invalid). */
@@ -113,18 +150,18 @@ function loopState(state: RunState): JsonValue {
     budgetOverrun: state.budgetOverrun === undefined ? null : { ...state.budgetOverrun },
     // A copy field by field (its strings are immutable): a JSON round trip of the quoted content
     // on every save cost a sixth of a checkpointed turn.
-    loopGuard:
-      guard === undefined
-        ? null
-        : {
-            ...(guard.lastName === undefined ? {} : { lastName: guard.lastName }),
-            ...(guard.lastArguments === undefined ? {} : { lastArguments: guard.lastArguments }),
-            streak: guard.streak,
-            blocked: guard.blocked,
-            ...(guard.lastContent === undefined ? {} : { lastContent: guard.lastContent }),
-            errorStreaks: { ...guard.errorStreaks },
-          },
+    loopGuard: guard === undefined ? null : loopGuardState(guard),
   };
+}
+
+/** The loop guard's memory, field by field (its strings are immutable, so no deep copy is needed). */
+function loopGuardState(guard: NonNullable<RunState['loopGuard']>): JsonValue {
+  const copy: { [field: string]: JsonValue } = { streak: guard.streak, blocked: guard.blocked };
+  if (guard.lastName !== undefined) copy['lastName'] = guard.lastName;
+  if (guard.lastArguments !== undefined) copy['lastArguments'] = guard.lastArguments;
+  if (guard.lastContent !== undefined) copy['lastContent'] = guard.lastContent;
+  copy['errorStreaks'] = { ...guard.errorStreaks };
+  return copy;
 }
 
 /** What was decided about the turn's calls before they ran: `strategyState.turn`. */

@@ -1,6 +1,7 @@
 /**
  * What a checkpoint store costs a run, side by side in one process: S3 (200 turns, one 2 KB result
- * each) with no store, with `MemoryCheckpointStore`, with `FileCheckpointStore` (fsync on, the
+ * each) with no store, with a store that keeps nothing (what taking the snapshots costs the loop),
+ * with `MemoryCheckpointStore`, with `FileCheckpointStore` (fsync on, the
  * default, and off) and, when PostgreSQL and Redis can be started here, with `PostgresCheckpointStore`
  * and `RedisCheckpointStore`. The
  * variants alternate run by run, the order rotating each cycle; each cycle's run times give paired
@@ -28,6 +29,8 @@ export interface CheckpointChildOptions {
   readonly warmupMs: number;
   readonly timedMs: number;
   readonly minCycles: number;
+  /** Only the variants whose names start with one of these (no store always runs); all when absent. */
+  readonly variants?: readonly string[];
 }
 
 export interface CheckpointVariantResult {
@@ -84,17 +87,23 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
   const folder = mkdtempSync(join(tmpdir(), 'bench-checkpoints-'));
   let postgres: PostgresServer | undefined;
   let redis: RedisServer | undefined;
-  const postgresSkipped = postgresUnavailableReason();
-  const redisSkipped = redisUnavailableReason();
-  const stores: [string, CheckpointStore | undefined][] = [
-    [noStore, undefined],
-    ['MemoryCheckpointStore', new MemoryCheckpointStore()],
-    ['FileCheckpointStore (fsync)', new FileCheckpointStore({ dir: join(folder, 'sync') })],
+  const wanted = (name: string): boolean =>
+    options.variants === undefined || options.variants.some((prefix) => name.startsWith(prefix));
+  const postgresSkipped = wanted('PostgresCheckpointStore') ? postgresUnavailableReason() : 'not asked for';
+  const redisSkipped = wanted('RedisCheckpointStore') ? redisUnavailableReason() : 'not asked for';
+  const stores = (
     [
-      'FileCheckpointStore (sync: false)',
-      new FileCheckpointStore({ dir: join(folder, 'nosync'), sync: false }),
-    ],
-  ];
+      [noStore, undefined],
+      // Keeps nothing: what taking the snapshots costs the loop, whatever the store.
+      ['No-op store', { save: async () => {}, load: async () => undefined, delete: async () => {} }],
+      ['MemoryCheckpointStore', new MemoryCheckpointStore()],
+      ['FileCheckpointStore (fsync)', new FileCheckpointStore({ dir: join(folder, 'sync') })],
+      [
+        'FileCheckpointStore (sync: false)',
+        new FileCheckpointStore({ dir: join(folder, 'nosync'), sync: false }),
+      ],
+    ] as [string, CheckpointStore | undefined][]
+  ).filter(([name]) => name === noStore || wanted(name));
   try {
     if (postgresSkipped === undefined) {
       postgres = await startPostgresServer();
