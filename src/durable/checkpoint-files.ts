@@ -2,65 +2,119 @@
  * The file operations of `FileCheckpointStore`, in their own module so the root entry imports no
  * `node:*` module: the store loads this one on first use.
  */
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
 
-/** The whole file's contents, or `undefined` when it does not exist. */
-export async function readTextFile(path: string): Promise<string | undefined> {
+export type { FileHandle };
+
+/** The CRC-32 of the UTF-8 bytes of `data`, as 8 hex digits (`zlib.crc32`: native, Node 20.15 and later). */
+export function checksum(data: string | Uint8Array): string {
+  return crc32(data).toString(16).padStart(8, '0');
+}
+
+/** One line of a checkpoint log: `<crc32 of the JSON, 8 hex> <json>\n`, as UTF-8 bytes. */
+export function encodeLogLine(json: string): Buffer {
+  return Buffer.from(`${checksum(json)} ${json}\n`, 'utf8');
+}
+
+/** The lines of a checkpoint log, checked. */
+export interface LogLines {
+  /** The JSON of each whole line whose checksum matches, in order. */
+  readonly lines: string[];
+  /** The byte length of those lines: where the next line goes. */
+  readonly bytes: number;
+  /**
+   * What follows them when the file does not end there: `'torn'` for a last line cut short or
+   * failing its checksum (a write a crash interrupted: ignored, and written over by the next
+   * save); `'damaged'` for a bad line with whole lines after it (never a crash's doing).
+   */
+  readonly rest: 'none' | 'torn' | 'damaged';
+  /** The zero-based index of the bad line, when `rest` is not `'none'`. */
+  readonly badLine?: number;
+}
+
+/** Splits a checkpoint log into its lines, checking each one's checksum. */
+export function decodeLogLines(bytes: Buffer): LogLines {
+  const lines: string[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(0x0a, start);
+    const whole = end !== -1;
+    const good =
+      whole &&
+      end - start > 9 &&
+      bytes[start + 8] === 0x20 &&
+      checksum(bytes.subarray(start + 9, end)) === bytes.toString('latin1', start, start + 8);
+    if (!good) {
+      // A bad line is a torn write only when it is the last one.
+      const rest = !whole || bytes.indexOf(0x0a, end + 1) === -1 ? 'torn' : 'damaged';
+      return { lines, bytes: start, rest, badLine: lines.length };
+    }
+    lines.push(bytes.toString('utf8', start + 9, end));
+    start = end + 1;
+  }
+  return { lines, bytes: start, rest: 'none' };
+}
+
+/** A file's whole contents as bytes, or `undefined` when it does not exist. */
+export async function readBytes(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
   }
 }
 
-/** The first `length` bytes of a file, as text; `undefined` when the file does not exist. */
-export async function readPrefix(
-  path: string,
-  length: number,
-): Promise<{ text: string; bytesRead: number } | undefined> {
-  let handle;
+/** A file's identity and size, or `undefined` when it does not exist. */
+export async function fileIdentity(path: string): Promise<{ ino: number; size: number } | undefined> {
   try {
-    handle = await open(path, 'r');
+    const { ino, size } = await stat(path);
+    return { ino, size };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(length);
-    let bytesRead = 0;
-    while (bytesRead < length) {
-      const { bytesRead: read } = await handle.read(buffer, bytesRead, length - bytesRead, bytesRead);
-      if (read === 0) break;
-      bytesRead += read;
-    }
-    return { text: buffer.toString('utf8', 0, bytesRead), bytesRead };
-  } finally {
-    await handle.close();
   }
 }
 
 /**
- * Writes `text` at byte `offset` of a file, created when missing, after cutting the file to
- * `offset` (dropping a torn tail left by a crash); with `sync`, flushes it to the disk. Resolves
- * to the bytes written.
+ * Opens a file for writes at chosen offsets (`r+`); with `create`, creates it empty first (`w`).
+ * Resolves to the handle and the file's identity.
  */
-export async function writeAt(path: string, offset: number, text: string, sync: boolean): Promise<number> {
-  const handle = await open(path, offset === 0 ? 'w' : 'r+');
+export async function openForWrites(
+  path: string,
+  create: boolean,
+): Promise<{ handle: FileHandle; ino: number }> {
+  const handle = await open(path, create ? 'w+' : 'r+');
   try {
-    const buffer = Buffer.from(text, 'utf8');
-    if (offset > 0) await handle.truncate(offset);
-    let written = 0;
-    while (written < buffer.length) {
-      const { bytesWritten } = await handle.write(buffer, written, buffer.length - written, offset + written);
-      written += bytesWritten;
-    }
-    if (sync) await handle.datasync();
-    return buffer.length;
-  } finally {
+    const { ino } = await handle.stat();
+    return { handle, ino };
+  } catch (error) {
     await handle.close();
+    throw error;
   }
+}
+
+/**
+ * Writes `bytes` at `offset` of an open file, after cutting the file to `cutTo` when given (a torn
+ * tail left by a crash); with `sync`, flushes the data (`fdatasync`: the size too, not the times).
+ */
+export async function writeBytesAt(
+  handle: FileHandle,
+  offset: number,
+  bytes: Uint8Array,
+  sync: boolean,
+  cutTo?: number,
+): Promise<void> {
+  if (cutTo !== undefined) await handle.truncate(cutTo);
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, offset + written);
+    written += bytesWritten;
+  }
+  if (sync) await handle.datasync();
 }
 
 /**
@@ -71,14 +125,14 @@ export async function writeAt(path: string, offset: number, text: string, sync: 
 export async function replaceFile(
   directory: string,
   name: string,
-  text: string,
+  text: string | Uint8Array,
   sync: boolean,
 ): Promise<number> {
   const temporary = join(directory, `.${name}.${globalThis.crypto.randomUUID()}.tmp`);
   const handle = await open(temporary, 'w');
   let bytes: number;
   try {
-    const buffer = Buffer.from(text, 'utf8');
+    const buffer = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     bytes = buffer.length;
     let written = 0;
     while (written < buffer.length) {
@@ -118,14 +172,10 @@ export async function removeDirectory(parent: string, name: string): Promise<voi
   await rm(doomed, { recursive: true, force: true });
 }
 
-/** Deletes a file; a missing one is fine. */
-export async function removeFile(path: string): Promise<void> {
-  await rm(path, { force: true });
-}
-
 export { join, resolve };
 
-async function syncDirectory(directory: string): Promise<void> {
+/** Flushes a directory's entries to the disk (a file created or renamed in it survives a power loss). */
+export async function syncDirectory(directory: string): Promise<void> {
   const handle = await open(directory, 'r');
   try {
     await handle.sync();

@@ -2,13 +2,14 @@
 import type * as CheckpointFilesModule from './checkpoint-files.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
-import { emptyHash } from '../shared/hash-text.js';
+import type { ChatMessage } from '../model/messages.js';
+import { emptyHash, hashText } from '../shared/hash-text.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { checkRunId, checkSaveArguments } from './check-save-arguments.js';
 import { RunLocks } from './run-locks.js';
 import type { RunState } from './run-state.js';
-import { decodeLines, encodeLines } from './transcript-lines.js';
 import { TrackerCache } from './tracker-cache.js';
+import type { StoredTranscript } from './transcript-tracker.js';
 import { validateRunState } from './validate-run-state.js';
 
 /** Options of {@link FileCheckpointStore}. */
@@ -16,32 +17,49 @@ export interface FileCheckpointStoreOptions {
   /** The folder that holds the checkpoints, one subfolder per run; created when missing. */
   readonly dir: string;
   /**
-   * Flush every write to the disk (`fsync`) before a save resolves, so a checkpoint survives a
-   * power loss or an OS crash. With `false`, each save is still atomic against a crash of the
-   * process (the OS keeps what was written) and is several times faster. @default true
+   * Flush every save to the disk (`fdatasync`) before it resolves, so a checkpoint survives a
+   * power loss or an OS crash. With `false`, a save survives a crash of the process (the OS keeps
+   * what was written) but not of the machine, and costs a tenth as much. @default true
    */
   readonly sync?: boolean;
 }
 
-/** The `state.json` of a run's folder. */
-interface StateFile {
-  readonly format: typeof stateFileFormat;
-  /** The transcript file and how much of it belongs to this checkpoint. */
-  readonly transcript: {
-    readonly file: string;
-    readonly count: number;
-    readonly bytes: number;
-    readonly hash: string;
-  };
-  /** Every field of the run state but `messages`. */
+type CheckpointFiles = typeof CheckpointFilesModule;
+type FileHandle = CheckpointFilesModule.FileHandle;
+
+/** One line of the log: a checkpoint, as the messages it adds to the one before and its other fields. */
+interface LogRecord {
+  readonly step: number;
+  /** How many messages of the previous record's transcript this one keeps; its `messages` follow them. */
+  readonly from: number;
+  readonly messages: readonly ChatMessage[];
   readonly state: Omit<RunState, 'messages'>;
 }
 
-const stateFileFormat = 'tool-orchestrator.file-checkpoint.v1';
-const stateFileName = 'state.json';
-const maxFolderNameLength = 200;
+/** What this store instance knows of a run's log, as of its last write or read of it. */
+interface OpenLog {
+  /** Opened at the first write after a read. */
+  handle: FileHandle | undefined;
+  /** The file's inode: another process that compacted the log replaced it. */
+  ino: number;
+  /** Where the next line goes: the end of the last good line. */
+  bytes: number;
+  /** The file's size as last seen (more than `bytes` after a torn write). */
+  fileBytes: number;
+  step: number;
+  transcript: StoredTranscript;
+  /** About the size of the JSON of the messages: with the last state's fields, what a compacted log holds. */
+  messageBytes: number;
+}
 
-type CheckpointFiles = typeof CheckpointFilesModule;
+const logFileName = 'checkpoint.log';
+const maxFolderNameLength = 200;
+/** How many logs an instance keeps open; the least recently written is closed past it. */
+const maxOpenLogs = 64;
+/** A log is compacted once it is this many times the size of its compacted form, and past `compactFloor`. */
+const compactRatio = 4;
+const compactFloor = 1 << 20;
+
 /** Writes of one run folder, queued across every store instance of this process. */
 const folderLocks = new RunLocks();
 let checkpointFiles: Promise<CheckpointFiles> | undefined;
@@ -54,19 +72,21 @@ function loadCheckpointFiles(): Promise<CheckpointFiles> {
 
 /**
  * Keeps checkpoints in files, one folder per run under `dir` (Node, Bun and Deno's Node
- * compatibility). A save is atomic: a crash at any point (`SIGKILL`, and with `sync` a power
- * loss) leaves the previous checkpoint readable, never a torn one. A save writes only what changed:
+ * compatibility), each holding one append-only log, `checkpoint.log`. A save appends one line: the
+ * messages added since the last checkpoint and the run's other fields, with a CRC-32 of the line,
+ * then flushes it (`fdatasync`, one per save, on a file kept open). A crash at any point (`SIGKILL`,
+ * and with `sync` a power loss) leaves the previous checkpoint readable, never a torn one: a last
+ * line cut short or failing its checksum is ignored on load and written over by the next save.
  *
- * - `transcript-<n>.jsonl`: the messages, one checksummed line each, only ever appended to. A
- *   save appends the new messages; when the transcript was replaced rather than extended, it
- *   writes a new file instead.
- * - `state.json`: every other field, with the transcript file and how many of its bytes belong to
- *   this checkpoint; replaced atomically (a temporary file, fsync, rename, fsync of the folder).
+ * When the transcript was replaced rather than extended, the line says how many of the stored
+ * messages it keeps. The log is rewritten whole (a temporary file, fsync, rename) once it is four
+ * times the size of what it holds, and when the run ends, so it stays proportional to the run.
  *
- * Bytes after the recorded length (a write cut short by a crash) are ignored and overwritten by the
- * next save. The saves of a run are queued within the process (across store instances); one
- * process at a time should write a given run. For runs that several processes write, use
- * `PostgresCheckpointStore`.
+ * The saves of a run are queued within the process (across store instances). One process at a
+ * time should write a given run: another instance notices that the log changed since it last
+ * wrote it and reads it again, but two processes saving the same run at once may lose a save. For
+ * runs that several processes write, use `PostgresCheckpointStore`. Call `close()` to close the
+ * files of runs that have not ended (a paused run's, say).
  *
  * @example
  * const store = new FileCheckpointStore({ dir: './checkpoints' });
@@ -75,6 +95,8 @@ export class FileCheckpointStore implements CheckpointStore {
   readonly dir: string;
   readonly sync: boolean;
   readonly #trackers = new TrackerCache();
+  /** Open logs by folder path, least recently written first. */
+  readonly #logs = new Map<string, OpenLog>();
 
   /** @throws {InvalidArgumentError} when `dir` is not a non-empty string or `sync` not a boolean. */
   constructor(options: FileCheckpointStoreOptions) {
@@ -108,17 +130,28 @@ export class FileCheckpointStore implements CheckpointStore {
   async load(runId: string): Promise<RunState | undefined> {
     checkRunId(runId);
     const folder = runFolderName(runId);
-    return this.#inLock(folder, (files, directory) => this.#load(files, directory, runId));
+    return this.#inLock(folder, async (files, directory) => {
+      const read = await this.#read(files, directory, runId);
+      return read?.state;
+    });
   }
 
   /** Removes the run's folder. */
   async delete(runId: string): Promise<void> {
     checkRunId(runId);
     const folder = runFolderName(runId);
-    await this.#inLock(folder, async (files) => {
+    await this.#inLock(folder, async (files, directory) => {
       this.#trackers.forget(runId);
+      await this.#close(directory);
       await files.removeDirectory(this.dir, folder);
     });
+  }
+
+  /** Closes the files this instance keeps open (runs that have not ended). Saves reopen them. */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.#logs.keys()].map((directory) => folderLocks.run(directory, () => this.#close(directory))),
+    );
   }
 
   /**
@@ -135,104 +168,190 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   async #save(files: CheckpointFiles, directory: string, runId: string, state: RunState): Promise<void> {
-    const current = await this.#readStateFile(files, directory, runId);
-    if (current !== undefined && current.state.step >= state.step) return;
-    const tracker = this.#trackers.get(runId);
-    const prepared = tracker.prepare(state.messages);
-    const stored = current?.transcript ?? { count: 0, hash: emptyHash };
-    const plan = prepared.planWrite(stored);
-    let transcript: StateFile['transcript'];
-    if (current !== undefined && plan.type === 'append') {
-      const lines = encodeLines(prepared, plan.from);
-      const { file, bytes } = current.transcript;
-      const written =
-        lines === '' ? 0 : await files.writeAt(files.join(directory, file), bytes, lines, this.sync);
-      transcript = {
-        file,
-        count: prepared.messages.length,
-        bytes: bytes + written,
-        hash: prepared.stored.hash,
-      };
+    const path = files.join(directory, logFileName);
+    let log = this.#logs.get(directory);
+    const identity = await files.fileIdentity(path);
+    if (log !== undefined && (identity?.ino !== log.ino || identity.size !== log.fileBytes)) {
+      // Another process wrote (or deleted) the run since this instance did: read it again.
+      await this.#close(directory);
+      log = undefined;
+    }
+    if (log === undefined && identity !== undefined) {
+      await this.#read(files, directory, runId);
+      log = this.#logs.get(directory);
+    }
+    if (log !== undefined && log.step >= state.step) return;
+    const prepared = this.#trackers.get(runId).prepare(state.messages);
+    const plan = prepared.planWrite(log?.transcript ?? { count: 0, hash: emptyHash });
+    const fieldsJson = JSON.stringify(fieldsOf(state));
+    const ended = state.result !== null;
+    let messageBytes = log === undefined || plan.type === 'rewrite' ? 0 : log.messageBytes;
+    const newJson: string[] = [];
+    for (let index = plan.from; index < prepared.messages.length; index++) {
+      const json = prepared.json(index);
+      newJson.push(json);
+      messageBytes += json.length;
+    }
+    if (plan.type === 'rewrite') {
+      for (let index = 0; index < plan.from; index++) messageBytes += prepared.json(index).length;
+    }
+    const line = files.encodeLogLine(recordJson(state.step, plan.from, newJson, fieldsJson));
+    const compactedBytes = messageBytes + fieldsJson.length;
+    const written = (log?.bytes ?? 0) + line.length;
+    const compact =
+      log !== undefined && (ended || (written > compactFloor && written > compactRatio * compactedBytes));
+    if (log === undefined) {
+      log = await this.#create(files, directory, path, line);
+    } else if (compact) {
+      const all = prepared.messages.map((_, index) => prepared.json(index));
+      const whole = files.encodeLogLine(recordJson(state.step, 0, all, fieldsJson));
+      await files.replaceFile(directory, logFileName, whole, this.sync);
+      await this.#close(directory);
+      const reopened = await files.openForWrites(path, false);
+      log = this.#remember(directory, { handle: reopened.handle, ino: reopened.ino, bytes: whole.length });
     } else {
-      if (current === undefined) await files.ensureDirectory(directory, this.dir, this.sync);
-      const file = `transcript-${current === undefined ? 1 : generationOf(current.transcript.file) + 1}.jsonl`;
-      const bytes = await files.writeAt(files.join(directory, file), 0, encodeLines(prepared, 0), this.sync);
-      transcript = { file, count: prepared.messages.length, bytes, hash: prepared.stored.hash };
+      log.handle ??= (await files.openForWrites(path, false)).handle;
+      const cutTo = log.fileBytes > log.bytes ? log.bytes : undefined;
+      await files.writeBytesAt(log.handle, log.bytes, line, this.sync, cutTo);
+      log.bytes += line.length;
+      // Most recently written last, for the least recently written to be closed first.
+      this.#logs.delete(directory);
+      this.#logs.set(directory, log);
     }
-    const { messages: _messages, ...fields } = state;
-    const stateFile: StateFile = { format: stateFileFormat, transcript, state: fields };
-    await files.replaceFile(directory, stateFileName, JSON.stringify(stateFile), this.sync);
-    if (current !== undefined && current.transcript.file !== transcript.file) {
-      await files.removeFile(files.join(directory, current.transcript.file));
-    }
-    this.#trackers.remember(runId, prepared.messages, prepared.hashes, state.step, state.result !== null);
+    log.fileBytes = log.bytes;
+    log.step = state.step;
+    log.transcript = prepared.stored;
+    log.messageBytes = messageBytes;
+    this.#trackers.remember(runId, prepared.messages, prepared.hashes, state.step, ended);
+    // An ended run is written no more: close its file (its log is compacted already).
+    if (ended) await this.#close(directory);
   }
 
-  async #load(files: CheckpointFiles, directory: string, runId: string): Promise<RunState | undefined> {
-    // Another process may replace the transcript file between the two reads: read again then.
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.#readStateFile(files, directory, runId);
-      if (current === undefined) return undefined;
-      const { file, count, bytes, hash } = current.transcript;
-      const prefix = await files.readPrefix(files.join(directory, file), bytes);
-      if (prefix === undefined && attempt < 5) continue;
-      if (prefix === undefined || prefix.bytesRead < bytes) {
-        throw new InvalidRunStateError({
-          path: 'messages',
-          value: prefix?.bytesRead ?? 'no file',
-          runId,
-          message: `${file} holds fewer than the ${bytes} bytes ${stateFileName} counts: the checkpoint is damaged. Delete the run's checkpoint, or restore the folder from a backup.`,
-        });
-      }
-      const { messages, hashes } = decodeLines(prefix.text, count, {
-        runId,
-        file: files.join(directory, file),
-      });
-      if ((hashes.at(-1) ?? emptyHash) !== hash) {
-        throw new InvalidRunStateError({
-          path: 'messages',
-          value: hashes.at(-1) ?? emptyHash,
-          runId,
-          message: `the transcript does not match the hash ${stateFileName} records (${hash}): the checkpoint is damaged.`,
-        });
-      }
-      const state = validateRunState({ ...current.state, messages });
-      this.#trackers.remember(runId, messages, hashes, state.step, state.result !== null);
-      return state;
+  /** Creates the run's folder and log with its first line, every entry flushed with `sync`. */
+  async #create(files: CheckpointFiles, directory: string, path: string, line: Uint8Array): Promise<OpenLog> {
+    await files.ensureDirectory(directory, this.dir, this.sync);
+    const { handle, ino } = await files.openForWrites(path, true);
+    try {
+      await files.writeBytesAt(handle, 0, line, this.sync);
+      if (this.sync) await files.syncDirectory(directory);
+    } catch (error) {
+      await handle.close();
+      throw error;
     }
+    return this.#remember(directory, { handle, ino, bytes: line.length });
   }
 
-  async #readStateFile(
+  #remember(
+    directory: string,
+    opened: { readonly handle: FileHandle | undefined; readonly ino: number; readonly bytes: number },
+  ): OpenLog {
+    const log: OpenLog = {
+      ...opened,
+      fileBytes: opened.bytes,
+      step: -1,
+      transcript: { count: 0, hash: emptyHash },
+      messageBytes: 0,
+    };
+    this.#logs.set(directory, log);
+    if (this.#logs.size > maxOpenLogs) {
+      const oldest = this.#logs.keys().next().value;
+      // Closed under its own lock: a save of that run may be under way.
+      if (oldest !== undefined) void folderLocks.run(oldest, () => this.#close(oldest));
+    }
+    return log;
+  }
+
+  async #close(directory: string): Promise<void> {
+    const log = this.#logs.get(directory);
+    if (log === undefined) return;
+    this.#logs.delete(directory);
+    await log.handle?.close();
+  }
+
+  /**
+   * Reads the run's log and replays it; keeps it open for the next save. `undefined` when the run
+   * has no checkpoint.
+   *
+   * @throws {InvalidRunStateError} when a line other than the last is damaged, or a record is not a checkpoint.
+   */
+  async #read(
     files: CheckpointFiles,
     directory: string,
     runId: string,
-  ): Promise<StateFile | undefined> {
-    const path = files.join(directory, stateFileName);
-    const text = await files.readTextFile(path);
-    if (text === undefined) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
+  ): Promise<{ state: RunState } | undefined> {
+    const path = files.join(directory, logFileName);
+    await this.#close(directory);
+    const identity = await files.fileIdentity(path);
+    const bytes = identity === undefined ? undefined : await files.readBytes(path);
+    if (identity === undefined || bytes === undefined) return undefined;
+    const log = files.decodeLogLines(bytes);
+    const damaged = (line: number, problem: string, value: unknown): never => {
       throw new InvalidRunStateError({
         path: '',
-        value: text.slice(0, 80),
+        value,
         runId,
-        message: `${path} is not JSON: the checkpoint is damaged.`,
-        cause: error,
+        message: `line ${line + 1} of ${path} ${problem}: the checkpoint is damaged. Delete the run's checkpoint (store.delete), or restore the file from a backup.`,
       });
+    };
+    if (log.rest === 'damaged') damaged(log.badLine!, 'does not match its checksum', log.badLine! + 1);
+    let messages: ChatMessage[] = [];
+    const hashes: string[] = [];
+    let fields: Omit<RunState, 'messages'> | undefined;
+    let messageBytes = 0;
+    for (const [index, line] of log.lines.entries()) {
+      let record: LogRecord;
+      try {
+        record = JSON.parse(line) as LogRecord;
+      } catch {
+        return damaged(index, 'is not JSON', line.slice(0, 80));
+      }
+      if (
+        typeof record !== 'object' ||
+        record === null ||
+        !Number.isSafeInteger(record.from) ||
+        record.from < 0 ||
+        record.from > messages.length ||
+        !Array.isArray(record.messages) ||
+        typeof record.state !== 'object'
+      ) {
+        return damaged(index, 'is not a checkpoint record of this format', line.slice(0, 80));
+      }
+      // A record no newer than the one before it (two writers at once) is not the newest state.
+      if (fields !== undefined && !(record.step > fields.step)) continue;
+      if (record.from < messages.length) {
+        messages = messages.slice(0, record.from);
+        hashes.length = record.from;
+      }
+      for (const message of record.messages) {
+        const json = JSON.stringify(message);
+        messageBytes += json.length;
+        hashes.push(hashText(json, hashes.at(-1) ?? emptyHash));
+        messages.push(message);
+      }
+      fields = record.state;
     }
-    const stateFile = parsed as Partial<StateFile> | null;
-    if (stateFile?.format !== stateFileFormat || typeof stateFile.transcript !== 'object') {
-      throw new InvalidRunStateError({
-        path: '',
-        value: (stateFile as { format?: unknown } | null)?.format,
-        runId,
-        message: `${path} is not a checkpoint of this format ("${stateFileFormat}"): it was written by another version of tool-orchestrator, or by something else.`,
-      });
-    }
-    return stateFile as StateFile;
+    // Nothing whole was written (a crash during the first save): no checkpoint yet.
+    if (fields === undefined) return undefined;
+    const state = validateRunState({ ...fields, messages });
+    const open = this.#remember(directory, { handle: undefined, ino: identity.ino, bytes: log.bytes });
+    open.fileBytes = bytes.length;
+    open.step = state.step;
+    open.transcript = { count: hashes.length, hash: hashes.at(-1) ?? emptyHash };
+    open.messageBytes = messageBytes;
+    this.#trackers.remember(runId, messages, hashes, state.step, false);
+    return { state };
   }
+}
+
+/** The JSON of a log record, from JSON already made (each message was serialised once, to hash it). */
+function recordJson(step: number, from: number, messages: readonly string[], fieldsJson: string): string {
+  return `{"step":${step},"from":${from},"messages":[${messages.join(',')}],"state":${fieldsJson}}`;
+}
+
+/** Every field of the state but its messages. */
+function fieldsOf(state: RunState): Omit<RunState, 'messages'> {
+  const { messages: _messages, ...fields } = state;
+  return fields;
 }
 
 /**
@@ -263,9 +382,4 @@ export function runFolderName(runId: string): string {
     });
   }
   return name;
-}
-
-function generationOf(file: string): number {
-  const generation = Number(/^transcript-(\d+)\.jsonl$/.exec(file)?.[1]);
-  return Number.isSafeInteger(generation) ? generation : 0;
 }

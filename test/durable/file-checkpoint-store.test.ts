@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,79 +30,130 @@ for (const sync of [true, false]) {
   });
 }
 
+/** The log's lines, parsed: `<crc32> <json>`. */
+async function logRecords(
+  path: string,
+): Promise<{ step: number; from: number; messages: unknown[]; state: object }[]> {
+  const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+  for (const line of lines) expect(line).toMatch(/^[0-9a-f]{8} \{/);
+  return lines.map((line) => JSON.parse(line.slice(9)) as never);
+}
+
 describe('FileCheckpointStore files', () => {
-  it('writes one folder per run: state.json and one append-only transcript file, nothing else', async () => {
+  it('writes one append-only log per run: each save adds one line with only the new messages', async () => {
     const dir = await freshDirectory();
     const store = new FileCheckpointStore({ dir });
     const states = growingStates('layout', 5);
     const sizes: number[] = [];
-    for (const state of states) {
+    const log = join(dir, 'layout', 'checkpoint.log');
+    for (const state of states.slice(0, -1)) {
       await store.save(state.runId, state);
-      sizes.push((await readFile(join(dir, 'layout', 'transcript-1.jsonl'))).length);
+      sizes.push((await readFile(log)).length);
     }
     expect(await readdir(dir)).toEqual(['layout']);
-    expect((await readdir(join(dir, 'layout'))).sort()).toEqual(['state.json', 'transcript-1.jsonl']);
-    // The transcript only grew; each line is "<16 hex> <json>".
+    expect(await readdir(join(dir, 'layout'))).toEqual(['checkpoint.log']);
+    // The log only grew, by one line per save, each carrying the messages added since the last.
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
-    const lines = (await readFile(join(dir, 'layout', 'transcript-1.jsonl'), 'utf8')).trimEnd().split('\n');
-    expect(lines).toHaveLength(states.at(-1)!.messages.length);
-    for (const line of lines) expect(line).toMatch(/^[0-9a-f]{16} \{/);
-    // state.json holds no message.
-    const stateFile = await readFile(join(dir, 'layout', 'state.json'), 'utf8');
-    expect(stateFile).not.toContain('"messages"');
-    expect(stateFile.length).toBeLessThan(1500);
+    const records = await logRecords(log);
+    expect(records).toHaveLength(states.length - 1);
+    let count = 0;
+    for (const [index, record] of records.entries()) {
+      const state = states[index]!;
+      expect(record.step).toBe(state.step);
+      expect(record.from).toBe(count);
+      expect(record.messages).toEqual(state.messages.slice(count));
+      expect(record.state).not.toHaveProperty('messages');
+      count = state.messages.length;
+    }
+    // The run's last save ends it: the log is compacted to one line holding the whole run.
+    const last = states.at(-1)!;
+    const ended = { ...last, stopReason: 'final' as const, result: { content: 'done' } };
+    await store.save(ended.runId, ended);
+    const compacted = await logRecords(log);
+    expect(compacted).toHaveLength(1);
+    expect(compacted[0]).toMatchObject({ step: ended.step, from: 0, messages: ended.messages });
+    expect(await new FileCheckpointStore({ dir }).load('layout')).toEqual(ended);
   });
 
-  it('writes a new transcript file when the transcript was replaced, and removes the old one', async () => {
+  it('writes only the changed part when the transcript was replaced, and goes on appending', async () => {
     const dir = await freshDirectory();
     const store = new FileCheckpointStore({ dir });
     const states = growingStates('generations', 3);
     for (const state of states) await store.save(state.runId, state);
     const last = states.at(-1)!;
-    await store.save('generations', { ...last, step: last.step + 1, messages: last.messages.slice(1) });
-    expect((await readdir(join(dir, 'generations'))).sort()).toEqual(['state.json', 'transcript-2.jsonl']);
+    const edited = last.messages.map((message, index) =>
+      index === 3 ? { ...message, content: 'edited' } : message,
+    ) as typeof last.messages;
+    await store.save('generations', { ...last, step: last.step + 1, messages: edited });
+    const records = await logRecords(join(dir, 'generations', 'checkpoint.log'));
+    expect(records.at(-1)).toMatchObject({ from: 3, messages: edited.slice(3) });
+    expect((await new FileCheckpointStore({ dir }).load('generations'))?.messages).toEqual(edited);
   });
 
-  it('ignores bytes after the checkpoint (a write cut short by a crash) and writes over them on the next save', async () => {
+  it('ignores a last line cut short by a crash, or failing its checksum, and writes over it on the next save', async () => {
     const dir = await freshDirectory();
     const store = new FileCheckpointStore({ dir });
     const states = growingStates('torn', 4);
     for (const state of states.slice(0, 5)) await store.save(state.runId, state);
-    const transcript = join(dir, 'torn', 'transcript-1.jsonl');
-    await appendFile(
-      transcript,
-      '0123456789abcdef {"role":"tool","tool_call_id":"call_9","content":"cut sho',
-    );
+    const log = join(dir, 'torn', 'checkpoint.log');
+    await appendFile(log, '0123abcd {"step":99,"from":0,"messages":[{"role":"tool","content":"cut sho');
     expect(await new FileCheckpointStore({ dir }).load('torn')).toEqual(states[4]);
     const fresh = new FileCheckpointStore({ dir });
-    for (const state of states.slice(5)) await fresh.save(state.runId, state);
+    for (const state of states.slice(5, 7)) await fresh.save(state.runId, state);
+    expect(await new FileCheckpointStore({ dir }).load('torn')).toEqual(states[6]);
+    expect(await readFile(log, 'utf8')).not.toContain('cut sho');
+    // A whole last line whose checksum fails is a torn write too (the OS wrote part of its blocks).
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    lines[lines.length - 2] = lines.at(-2)!.replace('"page', '"gape');
+    await writeFile(log, lines.join('\n'));
+    expect(await new FileCheckpointStore({ dir }).load('torn')).toEqual(states[5]);
+    await fresh.close();
+    for (const state of states.slice(6)) await fresh.save(state.runId, state);
     expect(await new FileCheckpointStore({ dir }).load('torn')).toEqual(states.at(-1));
-    expect(await readFile(transcript, 'utf8')).not.toContain('cut sho');
+    await fresh.close();
   });
 
-  it('reports a damaged line (it does not match its checksum) by message index and file', async () => {
+  it('reports a damaged line before the last (it does not match its checksum) by line and file', async () => {
     const dir = await freshDirectory();
     const store = new FileCheckpointStore({ dir });
     for (const state of growingStates('damaged', 3)) await store.save(state.runId, state);
-    const transcript = join(dir, 'damaged', 'transcript-1.jsonl');
-    const lines = (await readFile(transcript, 'utf8')).split('\n');
-    lines[2] = lines[2]!.replace('"page"', '"gape"');
-    await writeFile(transcript, lines.join('\n'));
+    await store.close();
+    const log = join(dir, 'damaged', 'checkpoint.log');
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    lines[2] = lines[2]!.replace('"page', '"gape');
+    await writeFile(log, lines.join('\n'));
     const loading = new FileCheckpointStore({ dir }).load('damaged');
     await expect(loading).rejects.toThrow(InvalidRunStateError);
     await expect(new FileCheckpointStore({ dir }).load('damaged')).rejects.toThrow(
-      /run "damaged" at messages\[2\].*does not match its checksum in .*transcript-1\.jsonl: the checkpoint is damaged/,
+      /run "damaged".*line 3 of .*checkpoint\.log does not match its checksum: the checkpoint is damaged/,
     );
   });
 
-  it('reports a state.json of another format instead of guessing', async () => {
+  it('reports a line that is not a checkpoint record instead of guessing', async () => {
     const dir = await freshDirectory();
     const store = new FileCheckpointStore({ dir });
     await store.save('other', makeRunState({ runId: 'other' }));
-    await writeFile(join(dir, 'other', 'state.json'), '{"format":"something-else"}');
-    await expect(store.load('other')).rejects.toThrow(/is not a checkpoint of this format/);
-    await writeFile(join(dir, 'other', 'state.json'), '{"format":');
-    await expect(store.load('other')).rejects.toThrow(/state\.json is not JSON: the checkpoint is damaged/);
+    await store.close();
+    const { checksum } = await import('../../src/durable/checkpoint-files.js');
+    const json = '{"format":"something-else"}';
+    await writeFile(join(dir, 'other', 'checkpoint.log'), `${checksum(json)} ${json}\n`);
+    await expect(store.load('other')).rejects.toThrow(
+      /line 1 of .*checkpoint\.log is not a checkpoint record of this format/,
+    );
+  });
+
+  it('notices that another instance wrote the run since, and appends after what it wrote', async () => {
+    const dir = await freshDirectory();
+    const states = growingStates('handover', 6);
+    const first = new FileCheckpointStore({ dir });
+    const second = new FileCheckpointStore({ dir });
+    for (const [index, state] of states.entries()) {
+      await (index % 3 === 0 ? second : first).save(state.runId, state);
+      if (index % 4 === 0) expect(await new FileCheckpointStore({ dir }).load('handover')).toEqual(state);
+    }
+    expect(await new FileCheckpointStore({ dir }).load('handover')).toEqual(states.at(-1));
+    await first.close();
+    await second.close();
   });
 
   it('encodes run ids into safe folder names and refuses ones too long for a file system', async () => {

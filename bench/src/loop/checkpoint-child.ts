@@ -9,6 +9,8 @@
  * tool result), so "ms per step" is the extra time per run over 2 x 200 steps. Prints one JSON line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileCheckpointStore, MemoryCheckpointStore } from 'tool-orchestrator';
@@ -40,6 +42,8 @@ export interface CheckpointVariantResult {
   readonly ratioToNoStore: number;
   /** Median over cycles of (this run - the no-store run) / steps saved, in milliseconds. */
   readonly millisecondsPerStep: number;
+  /** Median over every timed save of the time from `save()` to its promise resolving, in milliseconds. */
+  readonly medianSaveMs: number | undefined;
 }
 
 export interface CheckpointChildResult {
@@ -56,10 +60,17 @@ export interface CheckpointChildResult {
 /** Remembers the runs a store saved, so each can be deleted after it is timed (folders would pile up). */
 class Forgetful implements CheckpointStore {
   readonly saved = new Set<string>();
+  /** How long each save took, while `timing`. */
+  readonly saveTimes: number[] = [];
+  timing = false;
   constructor(readonly store: CheckpointStore) {}
   save(runId: string, state: Parameters<CheckpointStore['save']>[1]): Promise<void> {
     this.saved.add(runId);
-    return this.store.save(runId, state);
+    if (!this.timing) return this.store.save(runId, state);
+    const started = performance.now();
+    return this.store.save(runId, state).then(() => {
+      this.saveTimes.push(performance.now() - started);
+    });
   }
   load(runId: string): ReturnType<CheckpointStore['load']> {
     return this.store.load(runId);
@@ -70,6 +81,30 @@ class Forgetful implements CheckpointStore {
   async forget(): Promise<void> {
     for (const runId of this.saved) await this.store.delete(runId);
     this.saved.clear();
+  }
+}
+
+/** Not a store: appends 1.6 KB and flushes it per save, the floor of any durable file store. */
+class AppendOnly implements CheckpointStore {
+  #handle: FileHandle | undefined;
+  #offset = 0;
+  readonly #bytes = Buffer.alloc(1600, 'x');
+  constructor(readonly path: string) {}
+  async save(): Promise<void> {
+    this.#handle ??= await open(this.path, 'w');
+    await this.#handle.write(this.#bytes, 0, this.#bytes.length, this.#offset);
+    this.#offset += this.#bytes.length;
+    await this.#handle.datasync();
+  }
+  async load(): Promise<undefined> {
+    return undefined;
+  }
+  async delete(): Promise<void> {
+    await this.#handle?.truncate(0);
+    this.#offset = 0;
+  }
+  async close(): Promise<void> {
+    await this.#handle?.close();
   }
 }
 
@@ -94,6 +129,9 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
   const stores = (
     [
       [noStore, undefined],
+      // What one durable write per save costs on this disk, whatever the store: 1.6 KB (what the
+      // file store appends per S3 save, on average) appended to one open file, then fdatasync.
+      ['append + fdatasync (the disk alone)', new AppendOnly(join(folder, 'floor.log'))],
       // Keeps nothing: what taking the snapshots costs the loop, whatever the store.
       ['No-op store', { save: async () => {}, load: async () => undefined, delete: async () => {} }],
       ['MemoryCheckpointStore', new MemoryCheckpointStore()],
@@ -139,6 +177,11 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
         await contender.store?.forget();
       }
     }
+    // Per-save times of the stores that do I/O; timing the in-memory ones would add to what they cost.
+    for (const contender of contenders) {
+      if (contender.store !== undefined && !/^(Memory|No-op)/.test(contender.name))
+        contender.store.timing = true;
+    }
     let cycles = 0;
     const timedStart = performance.now();
     while (cycles < options.minCycles || performance.now() - timedStart < options.timedMs) {
@@ -167,6 +210,10 @@ async function measure(options: CheckpointChildOptions): Promise<CheckpointChild
         millisecondsPerStep: median(
           contender.durations.map((duration, cycle) => (duration - reference.durations[cycle]!) / steps),
         ),
+        medianSaveMs:
+          contender.store === undefined || contender.store.saveTimes.length === 0
+            ? undefined
+            : median(contender.store.saveTimes),
       })),
     };
   } catch (error) {
