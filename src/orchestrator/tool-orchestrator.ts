@@ -252,6 +252,33 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     runIdOrState: string | SavedRunState,
     resumeOptions: ResumeOptions<Context> = {},
   ): Promise<RunResult> {
+    this.#validateResume(resumeOptions);
+    return this.#resume(runIdOrState, resumeOptions, undefined);
+  }
+
+  /**
+   * Goes on with a saved run, as `resume` does, and returns it as a {@link RunStream}, as `stream()`
+   * does: iterate it for the events of what runs now (deltas included), read `textStream` for
+   * the new text, await `result`. Uses `adapter.stream()` whenever the adapter has one. A run
+   * that had ended runs nothing: the stream has no events and `result` is its recorded result.
+   *
+   * @throws {InvalidArgumentError} at once for bad options; loading the run, a changed tool set or
+   * model and the run's own failures reject `result` (and end the iterators with the error).
+   * @example
+   * const stream = orchestrator.resumeStream(runId, { approvals: { [id]: { approved: true } } });
+   * for await (const text of stream.textStream) process.stdout.write(text);
+   * const result = await stream.result;
+   */
+  resumeStream(runIdOrState: string | SavedRunState, resumeOptions: ResumeOptions<Context> = {}): RunStream {
+    this.#validateResume(resumeOptions);
+    const controller = new AbortController();
+    const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
+    return new RunStreamFeed(traces, controller, ({ onEvent, onText }) =>
+      this.#resume(runIdOrState, resumeOptions, { traces, onEvent, onText, signal: controller.signal }),
+    );
+  }
+
+  #validateResume(resumeOptions: ResumeOptions<Context>): void {
     validateRunOptions(resumeOptions, this.toolRegistry);
     if (resumeOptions.force !== undefined && typeof resumeOptions.force !== 'boolean') {
       throw new InvalidArgumentError({
@@ -260,13 +287,20 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         message: 'must be true or false.',
       });
     }
+  }
+
+  async #resume(
+    runIdOrState: string | SavedRunState,
+    resumeOptions: ResumeOptions<Context>,
+    hooks: StreamHooks | undefined,
+  ): Promise<RunResult> {
     const store = resumeOptions.checkpointStore ?? this.#options.checkpointStore;
     const saved = await loadSavedRun(runIdOrState, store);
     if (resumeOptions.force !== true) {
       const changes = compareFingerprints(saved.fingerprint, this.#fingerprint);
       if (changes.length > 0) throw new ResumeMismatchError({ runId: saved.runId, changes });
     }
-    const config = this.#config(resumeOptions, false);
+    const config = this.#config(resumeOptions, hooks !== undefined);
     if (saved.result !== null) return recordedResult(saved, config.budget?.pricing);
     const decisions = { ...saved.approvalDecisions };
     applyDecisions(
@@ -274,12 +308,12 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       resumeOptions.approvals,
       saved.pendingApprovals.map((approval) => approval.toolCallId),
     );
-    const live = this.#live(saved.runId, resumeOptions, undefined);
+    const live = this.#live(saved.runId, resumeOptions, hooks);
     const state = restoreRun(
       { ...saved, approvalDecisions: decisions },
       {
         ...live,
-        onText: undefined,
+        onText: hooks?.onText,
         now: this.#now,
         checkpointStore: store,
         fingerprint: this.#fingerprint,
