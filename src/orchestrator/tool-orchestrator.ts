@@ -435,8 +435,9 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         stopReason = await this.#finalAnswer(state, config, stopReason);
       }
       if (stopReason === 'awaiting_approval') return await this.#pause(state, config);
-      // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs).
-      if (!signal?.aborted) {
+      // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A
+      // run that ended before the abort came is saved as ended: its result says so too.
+      if (stopReason !== 'aborted') {
         await saveCheckpoint(state, { stopReason, content: state.lastResponse?.content ?? '' });
       }
     } catch (error) {

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,27 @@ describe('FileCheckpointStore files', () => {
     await expect(store.load('other')).rejects.toThrow(
       /line 1 of .*checkpoint\.log is not a checkpoint record of this format/,
     );
+  });
+
+  it('compacts the log once it is four times what it holds (past 1 MiB), and keeps every checkpoint loadable', async () => {
+    const dir = await freshDirectory();
+    const store = new FileCheckpointStore({ dir, sync: false });
+    const log = join(dir, 'compacted', 'checkpoint.log');
+    // 200 KB of fields per save, a transcript that hardly grows: the log would grow by 200 KB a save.
+    const notes = 'n'.repeat(200_000);
+    let largest = 0;
+    const base = makeRunState({ runId: 'compacted', messages: [{ role: 'user', content: 'go' }] });
+    for (let step = 1; step <= 40; step++) {
+      const state = { ...base, step, turns: step, strategyState: { notes: `${step} ${notes}` } };
+      await store.save('compacted', state);
+      largest = Math.max(largest, (await stat(log)).size);
+      if (step % 9 === 0) expect(await new FileCheckpointStore({ dir }).load('compacted')).toEqual(state);
+    }
+    // Without compaction the log would reach 40 x 200 KB = 8 MB; it is compacted once past 1 MiB
+    // (four times what it holds is less here), so it never holds more than 1 MiB and one line.
+    expect(largest).toBeLessThan(2 ** 20 + 2 * 200_100);
+    expect((await new FileCheckpointStore({ dir }).load('compacted'))?.step).toBe(40);
+    await store.close();
   });
 
   it('notices that another instance wrote the run since, and appends after what it wrote', async () => {
