@@ -14,6 +14,11 @@ const memoryTarget = 1.3;
 /** The file store adds less than this per step, at the median (issue #12). */
 const fileTargetMs = 1;
 
+/** A median save time, or nothing for the variants whose saves are not timed (no I/O). */
+function formatSave(milliseconds: number | undefined): string {
+  return milliseconds === undefined || Number.isNaN(milliseconds) ? '' : milliseconds.toFixed(3);
+}
+
 /** Runs the checkpoint child once per round, a fresh process each, and reports medians over rounds. */
 export async function runCheckpointSuite(options: CheckpointSuiteOptions): Promise<{ markdown: string }> {
   const rounds: CheckpointChildResult[] = [];
@@ -52,9 +57,7 @@ export async function runCheckpointSuite(options: CheckpointSuiteOptions): Promi
     ),
     `${(over(name, (variant) => variant.ratioToNoStore) ?? Number.NaN).toFixed(2)}x`,
     (over(name, (variant) => variant.millisecondsPerStep) ?? Number.NaN).toFixed(3),
-    name === 'no store'
-      ? ''
-      : (over(name, (variant) => variant.medianSaveMs ?? Number.NaN) ?? Number.NaN).toFixed(3),
+    formatSave(over(name, (variant) => variant.medianSaveMs ?? Number.NaN)),
   ]);
   const memory = over('MemoryCheckpointStore', (variant) => variant.ratioToNoStore);
   const file = over('FileCheckpointStore (fsync)', (variant) => variant.medianSaveMs ?? Number.NaN);
