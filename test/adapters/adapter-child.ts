@@ -11,7 +11,10 @@ export interface ChildScenario {
   readonly via: 'call' | 'stream' | 'orchestrator';
   readonly maxRetries: number;
   readonly maxRetryDelayMs?: number;
-  /** Aborts the call's signal after this many milliseconds. */
+  /**
+   * Aborts the call's signal this many milliseconds after the first response arrived, so the abort
+   * lands in the retry wait however slowly a loaded machine got the request out.
+   */
   readonly abortAfterMs?: number;
 }
 
@@ -28,15 +31,29 @@ export interface ChildOutcome {
 }
 
 const scenario = JSON.parse(process.argv[2] ?? '{}') as ChildScenario;
-const client = new OpenAI({ apiKey: 'test', baseURL: scenario.baseURL, maxRetries: 0, timeout: 30_000 });
+const controller = new AbortController();
+let abortScheduled = false;
+const fetchThenScheduleAbort: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (scenario.abortAfterMs !== undefined && !abortScheduled) {
+    abortScheduled = true;
+    setTimeout(() => controller.abort(), scenario.abortAfterMs);
+  }
+  return response;
+};
+const client = new OpenAI({
+  apiKey: 'test',
+  baseURL: scenario.baseURL,
+  maxRetries: 0,
+  timeout: 30_000,
+  fetch: fetchThenScheduleAbort,
+});
 const adapter = new OpenAIAdapter({
   model: 'm',
   client,
   maxRetries: scenario.maxRetries,
   ...(scenario.maxRetryDelayMs === undefined ? {} : { maxRetryDelayMs: scenario.maxRetryDelayMs }),
 });
-const controller = new AbortController();
-if (scenario.abortAfterMs !== undefined) setTimeout(() => controller.abort(), scenario.abortAfterMs);
 const user = [{ role: 'user' as const, content: 'hi' }];
 const signal = controller.signal;
 
