@@ -97,8 +97,9 @@ describe('FileCheckpointStore under SIGKILL', () => {
         highest = loaded!.step;
       }
       // The kills did land inside saves (else this test would prove nothing), over several
-      // transcript replacements (every 10 steps).
-      expect(midSave).toBeGreaterThanOrEqual(lives / 2);
+      // transcript replacements (every 10 steps). A save is one append and one flush now, so on a
+      // loaded machine fewer kills land inside one: 10 of 24 were seen at load 12.
+      expect(midSave).toBeGreaterThanOrEqual(lives / 4);
       expect(highest).toBeGreaterThan(30);
     }, 120_000);
   }
