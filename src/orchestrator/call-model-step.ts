@@ -32,8 +32,8 @@ export interface CallModelOptions {
 
 /**
  * Calls the model once (streaming or not), checks the response against the adapter contract,
- * records usage and emits `llm_call` and `reasoning_content`. With a signal, the call is raced
- * against it, so an adapter that ignores the signal still ends the step at the abort.
+ * records usage and emits `llm_call` and `reasoning_content`. With a signal, an abort ends the step
+ * (or the run's drive, see `RunAbort`) at once, even when the adapter ignores the signal.
  *
  * @throws {UnexpectedResponseError} when the adapter broke its contract (see `checkResponse`).
  * @throws {AbortedError} when the signal aborts first.
@@ -50,11 +50,21 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   const provider = adapter.provider ?? 'unknown';
   const started = now();
   let raw: unknown;
+  state.wakeReaders?.();
   if (options.stream) {
     raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
   } else {
     const pending = adapter.call(messages, tools, callOptions);
-    raw = await (signal === undefined ? pending : raceAbort(pending, signal));
+    const abort = state.abort;
+    if (abort === undefined) raw = await pending;
+    else {
+      const entered = abort.enter();
+      try {
+        raw = await (entered ? pending : raceAbort(pending, abort.signal));
+      } finally {
+        abort.leave(entered);
+      }
+    }
   }
   const durationMs = now() - started;
   const checked = checkResponse(raw, provider);

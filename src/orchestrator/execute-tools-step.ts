@@ -112,7 +112,13 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   }
   const runnable =
     runIndexes.length === toolCalls.length ? toolCalls : runIndexes.map((index) => toolCalls[index]!);
-  const abandoned = state.signal === undefined ? undefined : new AbandonedTools();
+  // Made when a call is first abandoned: most batches have none.
+  let abandoned: AbandonedTools | undefined;
+  const onAbandoned =
+    state.signal === undefined
+      ? undefined
+      : (toolCall: ToolCall, settled: Promise<void>): void =>
+          (abandoned ??= new AbandonedTools()).track(toolCall, settled);
   let ran: readonly ToolCallOutcome[];
   let runnerFailure: { readonly error: unknown } | undefined;
   try {
@@ -123,7 +129,7 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
             registry,
             runnable,
             batchContextOf(state, config),
-            batchOptions(state, config, abandoned, runIndexes),
+            batchOptions(state, config, onAbandoned, runIndexes),
           );
   } catch (error) {
     // A custom runner, or a failing checkpoint store; the calls are still answered before the run fails.
@@ -173,7 +179,10 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   state.toolCallsMade += countRun(outcomes, refusals);
   const stop =
     afterGuard(state, config, toolCalls, outcomes, refusals, current.streakContentIndex) ?? current.stop;
-  if (abandoned !== undefined && aborted) await abandoned.settle(state, config.abortGraceMs);
+  if (abandoned !== undefined && aborted) {
+    state.wakeReaders?.();
+    await abandoned.settle(state, config.abortGraceMs);
+  }
   if (runnerFailure !== undefined) throw runnerFailure.error;
   return { type: 'answered', toolCalls, outcomes, stop };
 }
@@ -213,7 +222,7 @@ function recordOutcome(turn: TurnProgress, index: number, outcome: ToolCallOutco
 function batchOptions(
   state: RunState,
   config: RunConfig,
-  abandoned: AbandonedTools | undefined,
+  onAbandoned: ExecuteToolCallsOptions['onAbandoned'],
   runIndexes: readonly number[],
 ): ExecuteToolCallsOptions {
   const budget = config.budget;
@@ -238,7 +247,9 @@ function batchOptions(
   return {
     concurrency: config.concurrency,
     ...(beforeCall === undefined ? {} : { beforeCall }),
-    ...(abandoned === undefined ? {} : { onAbandoned: abandoned.track }),
+    ...(onAbandoned === undefined ? {} : { onAbandoned }),
+    // Readers see the turn's `tool_call` events while its tools run.
+    ...(state.wakeReaders === undefined ? {} : { onWait: state.wakeReaders }),
     ...(saving
       ? {
           onOutcome: async (outcome: ToolCallOutcome, position: number) => {

@@ -50,6 +50,7 @@ export async function prepareTurnStep(
     runId: state.runId,
   });
   const signal = state.signal;
+  state.wakeReaders?.();
   const prepared: unknown = await (signal === undefined
     ? pending
     : raceAbort(Promise.resolve(pending), signal));

@@ -81,6 +81,7 @@ async function askRepair(
   };
   let replacement: unknown;
   try {
+    state.wakeReaders?.();
     const pending = Promise.resolve().then(() => repair(info));
     replacement = await (state.signal === undefined ? pending : raceAbort(pending, state.signal));
   } catch (error) {

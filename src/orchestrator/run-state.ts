@@ -8,6 +8,7 @@ import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { ContextWindowState } from './context-window/context-window-state.js';
 import type { LoopGuardState } from './loop-guard.js';
+import type { RunAbort } from './run-abort.js';
 import type { TurnProgress } from './turn-progress.js';
 
 /**
@@ -56,10 +57,18 @@ export interface RunState {
 
   readonly trace: TraceDispatcher;
   readonly signal: AbortSignal | undefined;
+  /** The run's watch on `signal` (the loop runs in its `drive()`); `undefined` without a signal. */
+  readonly abort: RunAbort | undefined;
   /** The run's clock (the orchestrator's `now`). */
   readonly now: () => number;
   /** Receives the content as it arrives (deltas, or each response's content): `RunStream.textStream`. */
   readonly onText: ((text: string) => void) | undefined;
+  /**
+   * Wakes the run's `stream()` readers for what was emitted so far; called wherever the run is
+   * about to wait on something outside the loop (the model, tools, a hook, a checkpoint store).
+   * `undefined` outside `stream()`.
+   */
+  readonly wakeReaders: (() => void) | undefined;
 }
 
 /**

@@ -40,92 +40,139 @@ class ItemLog<T> {
   #base = 0;
   #ended = false;
   #failure: { readonly error: unknown } | undefined;
-  #waiting: (() => void)[] = [];
+  /** Readers waiting for the writer; emptied in place, so waking them allocates nothing. */
+  readonly #waiting: LogReader<T>[] = [];
   readonly #release: boolean;
-  readonly #cursors = new Set<{ position: number }>();
+  readonly #readers = new Set<LogReader<T>>();
 
   constructor(items: T[], release: boolean) {
     this.#items = items;
     this.#release = release;
   }
 
-  /** Adds an item, unless the items array is shared with its writer (then only wakes readers). */
-  push(item: T | undefined): void {
-    if (item !== undefined) this.#items.push(item);
-    this.#wake();
+  /**
+   * Adds an item (a log whose items array is shared with its writer is not pushed to). Readers are
+   * not woken here but by `wake()`: waking a reader for every item had it take turns with the run at
+   * each of the run's own awaits, which cost more than the reading itself (issue #11).
+   */
+  push(item: T): void {
+    this.#items.push(item);
+  }
+
+  /** Wakes the readers waiting for items. */
+  wake(): void {
+    if (this.#waiting.length > 0) this.#wakeAll();
   }
 
   end(failure?: { readonly error: unknown }): void {
     this.#ended = true;
     this.#failure = failure;
-    this.#wake();
+    this.#wakeAll();
   }
 
   iterator(rethrow: boolean): AsyncIterator<T> {
-    const cursor = { position: this.#base };
-    this.#cursors.add(cursor);
-    const done = (): IteratorReturnResult<undefined> => {
-      this.#cursors.delete(cursor);
-      return { done: true, value: undefined };
-    };
-    /** The next result, or `undefined` when the reader has to wait for the writer. */
-    const take = (): IteratorResult<T> | { readonly error: unknown } | undefined => {
-      if (!this.#cursors.has(cursor)) return done();
-      const index = cursor.position - this.#base;
-      if (index < this.#items.length) {
-        const value = this.#items[index]!;
-        cursor.position++;
-        if (this.#release) this.#drop();
-        return { done: false, value };
-      }
-      if (!this.#ended) return undefined;
-      done();
-      return this.#failure !== undefined && rethrow ? this.#failure : { done: true, value: undefined };
-    };
-    const settle = (
-      taken: IteratorResult<T> | { readonly error: unknown },
-      resolve: (result: IteratorResult<T>) => void,
-      reject: (error: unknown) => void,
-    ): void => {
-      if (isFailure(taken)) reject(taken.error);
-      else resolve(taken);
-    };
-    const next = (): Promise<IteratorResult<T>> => {
-      const taken = take();
-      if (taken !== undefined) return isFailure(taken) ? Promise.reject(taken.error) : Promise.resolve(taken);
-      // Waiting: settled with the result itself when the writer wakes the reader, not with a
-      // promise of it, which would cost the reader extra turns of the microtask queue per event.
-      return new Promise<IteratorResult<T>>((resolve, reject) => {
-        const retry = (): void => {
-          const later = take();
-          if (later === undefined) this.#waiting.push(retry);
-          else settle(later, resolve, reject);
-        };
-        this.#waiting.push(retry);
-      });
-    };
-    return {
-      next,
-      return: () => Promise.resolve(done()),
-    };
+    const reader = new LogReader(this, this.#base, rethrow);
+    this.#readers.add(reader);
+    return reader;
   }
 
-  #wake(): void {
-    if (this.#waiting.length === 0) return;
+  /** The reader's next result, or `undefined` when it has to wait for the writer. */
+  take(reader: LogReader<T>): IteratorResult<T> | { readonly error: unknown } | undefined {
+    if (!this.#readers.has(reader)) return done();
+    const index = reader.position - this.#base;
+    if (index < this.#items.length) {
+      const value = this.#items[index]!;
+      reader.position++;
+      if (this.#release) this.#drop();
+      return { done: false, value };
+    }
+    if (!this.#ended) return undefined;
+    this.#readers.delete(reader);
+    return this.#failure !== undefined && reader.rethrow ? this.#failure : done();
+  }
+
+  wait(reader: LogReader<T>): void {
+    this.#waiting.push(reader);
+  }
+
+  close(reader: LogReader<T>): void {
+    this.#readers.delete(reader);
+  }
+
+  #wakeAll(): void {
     const waiting = this.#waiting;
-    this.#waiting = [];
-    for (const resolve of waiting) resolve();
+    // A woken reader settles a promise; it cannot come back to wait before this loop ends.
+    const count = waiting.length;
+    for (let index = 0; index < count; index++) waiting[index]!.wake();
+    if (waiting.length === count) waiting.length = 0;
+    else waiting.splice(0, count);
   }
 
   #drop(): void {
     let lowest = Number.POSITIVE_INFINITY;
-    for (const cursor of this.#cursors) lowest = Math.min(lowest, cursor.position);
+    for (const reader of this.#readers) lowest = Math.min(lowest, reader.position);
     const count = lowest - this.#base;
     // In chunks: shifting on every read would be quadratic.
     if (count >= 256) {
       this.#items.splice(0, count);
       this.#base = lowest;
     }
+  }
+}
+
+const done = (): IteratorReturnResult<undefined> => ({ done: true, value: undefined });
+
+/**
+ * One iteration of an `ItemLog`. A reader that waits keeps its promise's settle functions on itself,
+ * so a wait costs the promise alone; the writer's wake settles it with the result itself, not with a
+ * promise of it, which would cost the reader extra turns of the microtask queue per item.
+ */
+class LogReader<T> implements AsyncIterator<T> {
+  /** The number of the next item to read. */
+  position: number;
+  readonly rethrow: boolean;
+  readonly #log: ItemLog<T>;
+  #resolve: ((result: IteratorResult<T>) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+  readonly #waitFor = (
+    resolve: (result: IteratorResult<T>) => void,
+    reject: (error: unknown) => void,
+  ): void => {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#log.wait(this);
+  };
+
+  constructor(log: ItemLog<T>, position: number, rethrow: boolean) {
+    this.#log = log;
+    this.position = position;
+    this.rethrow = rethrow;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    const taken = this.#log.take(this);
+    if (taken === undefined) return new Promise(this.#waitFor);
+    return isFailure(taken) ? Promise.reject(taken.error) : Promise.resolve(taken);
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.#log.close(this);
+    return Promise.resolve(done());
+  }
+
+  /** Called by the log when the writer added an item or ended. */
+  wake(): void {
+    const taken = this.#log.take(this);
+    if (taken === undefined) {
+      this.#log.wait(this);
+      return;
+    }
+    const resolve = this.#resolve!;
+    const reject = this.#reject!;
+    this.#resolve = undefined;
+    this.#reject = undefined;
+    if (isFailure(taken)) reject(taken.error);
+    else resolve(taken);
   }
 }
 
@@ -142,7 +189,6 @@ export class RunStreamFeed implements RunStream {
   readonly #events: ItemLog<TraceEvent>;
   readonly #text = new ItemLog<string>([], true);
   readonly #controller: AbortController;
-  readonly #sharesTraces: boolean;
 
   /**
    * @param traces The run's collected `traces` to read from, or `undefined` to keep events here.
@@ -152,16 +198,21 @@ export class RunStreamFeed implements RunStream {
     traces: TraceEvent[] | undefined,
     controller: AbortController,
     start: (hooks: {
-      onEvent: (event: TraceEvent) => void;
+      /** Keeps events here; `undefined` when they are read from the run's `traces`. */
+      onEvent: ((event: TraceEvent) => void) | undefined;
       onText: (text: string) => void;
+      wakeReaders: () => void;
     }) => Promise<RunResult>,
   ) {
     this.#controller = controller;
-    this.#sharesTraces = traces !== undefined;
     this.#events = new ItemLog(traces ?? [], traces === undefined);
     this.result = start({
-      onEvent: (event) => this.#events.push(this.#sharesTraces ? undefined : event),
+      onEvent: traces === undefined ? (event) => this.#events.push(event) : undefined,
       onText: (text) => this.#text.push(text),
+      wakeReaders: () => {
+        this.#events.wake();
+        this.#text.wake();
+      },
     }).then(
       (result) => {
         this.#events.end();

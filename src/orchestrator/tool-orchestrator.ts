@@ -34,6 +34,7 @@ import type { ResolvedContextWindow } from './context-window/context-window-opti
 import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
+import { RunAbort } from './run-abort.js';
 import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
@@ -43,11 +44,12 @@ import { mergeBudgets } from './validate-run-controls.js';
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
 
-/** What `stream()` adds to a run: its listener, its text sink, its abort signal, and streaming on. */
+/** What `stream()` adds to a run: its listener, its text sink, its readers' wake-up, its abort signal, and streaming on. */
 interface StreamHooks {
   readonly traces: TraceEvent[] | undefined;
-  readonly onEvent: (event: TraceEvent) => void;
+  readonly onEvent: ((event: TraceEvent) => void) | undefined;
   readonly onText: (text: string) => void;
+  readonly wakeReaders: () => void;
   readonly signal: AbortSignal;
 }
 
@@ -169,11 +171,12 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     this.#validateRun(messages, runOptions);
     const controller = new AbortController();
     const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
-    return new RunStreamFeed(traces, controller, ({ onEvent, onText }) =>
+    return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>
       this.#execute(messages, systemPrompt, runOptions, {
         traces,
         onEvent,
         onText,
+        wakeReaders,
         signal: controller.signal,
       }),
     );
@@ -273,8 +276,14 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     this.#validateResume(resumeOptions);
     const controller = new AbortController();
     const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
-    return new RunStreamFeed(traces, controller, ({ onEvent, onText }) =>
-      this.#resume(runIdOrState, resumeOptions, { traces, onEvent, onText, signal: controller.signal }),
+    return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>
+      this.#resume(runIdOrState, resumeOptions, {
+        traces,
+        onEvent,
+        onText,
+        wakeReaders,
+        signal: controller.signal,
+      }),
     );
   }
 
@@ -314,6 +323,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       {
         ...live,
         onText: hooks?.onText,
+        wakeReaders: hooks?.wakeReaders,
         now: this.#now,
         checkpointStore: store,
         fingerprint: this.#fingerprint,
@@ -331,7 +341,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     runId: string,
     runOptions: RunOptions<Context> | ResumeOptions<Context>,
     hooks: StreamHooks | undefined,
-  ): { trace: TraceDispatcher; signal: AbortSignal | undefined } {
+  ): { trace: TraceDispatcher; signal: AbortSignal | undefined; abort: RunAbort | undefined } {
     const options = this.#options;
     const signal = combineSignals(options.signal, runOptions.signal, hooks?.signal);
     const parentRunId = runOptions.parentRunId ?? options.parentRunId;
@@ -350,7 +360,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       now: this.#now,
       ...(options.onTraceError === undefined ? {} : { onSinkError: options.onTraceError }),
     });
-    return { trace, signal };
+    return { trace, signal, abort: signal === undefined ? undefined : new RunAbort(signal) };
   }
 
   async #execute(
@@ -371,7 +381,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
           'already has a checkpoint in the checkpointStore: resume it with orchestrator.resume(runId), delete it with store.delete(runId), or use a new id.',
       });
     }
-    const { trace, signal } = this.#live(runId, runOptions, hooks);
+    const { trace, signal, abort } = this.#live(runId, runOptions, hooks);
     const transcript: ChatMessage[] =
       systemPrompt !== undefined && messages[0]?.role !== 'system'
         ? [{ role: 'system', content: systemPrompt }, ...messages]
@@ -401,8 +411,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
           : createContextWindowState(config.contextWindow.maxTokens),
       trace,
       signal,
+      abort,
       now: this.#now,
       onText: hooks?.onText,
+      wakeReaders: hooks?.wakeReaders,
     };
     this.#emitStart(state, config);
     return this.#drive(state, config);
@@ -419,12 +431,14 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
 
   /** Runs the loop from `state` to its end or a pause, with the run's last checkpoint saved. */
   async #drive(state: RunState, config: RunConfig): Promise<RunResult> {
-    const { trace, signal } = state;
+    const { trace, signal, abort } = state;
     let stopReason: RunStateStopReason;
     try {
       // The first checkpoint: a crash during the first model call leaves a run to resume.
       if (state.step === 0) await saveCheckpoint(state);
-      stopReason = await runLoop(state, config);
+      stopReason = await (abort === undefined
+        ? runLoop(state, config)
+        : abort.drive(() => runLoop(state, config)));
       if (stopReason === 'max_turns') {
         trace.emit('warning', {
           code: 'max_turns',
@@ -432,7 +446,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         });
       }
       if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
-        stopReason = await this.#finalAnswer(state, config, stopReason);
+        const cutShort = stopReason;
+        stopReason = await (abort === undefined
+          ? this.#finalAnswer(state, config, cutShort)
+          : abort.drive(() => this.#finalAnswer(state, config, cutShort)));
       }
       if (stopReason === 'awaiting_approval') return await this.#pause(state, config);
       // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A

@@ -44,6 +44,12 @@ export interface ExecuteToolCallsOptions {
    * next call; a returned promise is awaited first. The orchestrator saves a checkpoint here.
    */
   readonly onOutcome?: (outcome: ToolCallOutcome, index: number) => void | Promise<void>;
+  /**
+   * Called when a call's `execute` returned a promise, before the batch waits on it (not for a tool
+   * that returns its result as it is). The orchestrator hands `stream()` readers the events so far
+   * here, so they see the turn's `tool_call` events while its tools run.
+   */
+  readonly onWait?: () => void;
 }
 
 const defaultMaxResultChars = 100_000;
@@ -133,7 +139,7 @@ export class ToolRunner {
     if (!parsed.ok) return fail(parsed.code, parsed.error);
     let result: unknown;
     try {
-      result = await this.#invoke(tool, parsed.value, toolCall, context, options.onAbandoned);
+      result = await this.#invoke(tool, parsed.value, toolCall, context, options);
     } catch (error) {
       if (isInterruption(error)) return fail(error.code, error.message);
       return fail('tool_error', `Tool "${name}" failed: ${describeThrown(error)}`);
@@ -154,7 +160,7 @@ export class ToolRunner {
     input: unknown,
     toolCall: ToolCall,
     context: ToolBatchContext<Context>,
-    onAbandoned: ExecuteToolCallsOptions['onAbandoned'],
+    options: ExecuteToolCallsOptions,
   ): unknown {
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     const runSignal = context.signal;
@@ -166,7 +172,10 @@ export class ToolRunner {
       callContext(context, toolCall.id, controller?.signal ?? runSignal ?? neverAborted),
     );
     // A synchronous tool has finished: there is nothing left to interrupt or time out.
-    if (!isPromiseLike(returned) || (timeoutMs === undefined && runSignal === undefined)) return returned;
+    if (!isPromiseLike(returned)) return returned;
+    options.onWait?.();
+    if (timeoutMs === undefined && runSignal === undefined) return returned;
+    const onAbandoned = options.onAbandoned;
     const executing = Promise.resolve(returned);
     return new Promise<unknown>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -54,6 +54,43 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
+interface ReaderLatch {
+  /** Settles once the reader has seen `key`; rejects after 2 s (the run then fails). */
+  sees(key: string): Promise<void>;
+  /** Reads the stream to its end, marking each event seen. */
+  read(stream: AsyncIterable<TraceEvent>): Promise<void>;
+}
+
+/** Lets a run wait until a stream's reader has seen one of its events. */
+function readerLatch(): ReaderLatch {
+  const seen = new Set<string>();
+  const waiters: { readonly key: string; readonly resolve: () => void }[] = [];
+  const keyOf = (event: TraceEvent): string => {
+    if (event.type === 'tool_call') return `tool_call ${event.data.toolCall.id}`;
+    if (event.type === 'tool_result') return `tool_result ${event.data.toolCallId}`;
+    if (event.type === 'content_delta') return `delta ${event.data.delta}`;
+    return event.type;
+  };
+  return {
+    sees: (key) =>
+      seen.has(key)
+        ? Promise.resolve()
+        : Promise.race([
+            new Promise<void>((resolve) => waiters.push({ key, resolve })),
+            sleep(2_000).then(() =>
+              Promise.reject(new Error(`the reader had not seen ${key} while the run waited on it`)),
+            ),
+          ]),
+    async read(stream) {
+      for await (const event of stream) {
+        const key = keyOf(event);
+        seen.add(key);
+        for (const waiter of waiters.filter((entry) => entry.key === key)) waiter.resolve();
+      }
+    },
+  };
+}
+
 describe('orchestrator.stream()', () => {
   it('keeps two concurrent runs on one instance apart, though their deltas interleave in time', async () => {
     const orchestrator = new ToolOrchestrator(wordStreamer(2), { echo });
@@ -248,6 +285,73 @@ describe('orchestrator.stream()', () => {
     const again = await collect(stream);
     expect(again.length).toBeLessThan(seen.length);
     expect(again.at(-1)).toEqual(seen.at(-1));
+  });
+
+  it('hands readers the events so far whenever the run waits: on the model, a tool, a stream chunk, a hook', async () => {
+    // Each wait below holds until the reader has seen an event emitted just before it: a reader
+    // woken only at the end of the run would leave it waiting, and the wait's bound fails the run.
+    const slowEchoOf = (reader: ReaderLatch) =>
+      defineTool({
+        name: 'echo',
+        description: 'Echo',
+        parameters: z.object({ text: z.string() }),
+        execute: async ({ text }, { toolCallId }) => {
+          await reader.sees(`tool_call ${toolCallId}`);
+          return text;
+        },
+      });
+    const reader = readerLatch();
+    let calls = 0;
+    const adapter: ModelAdapter = {
+      async call() {
+        calls++;
+        if (calls === 1) {
+          await reader.sees('run_start');
+          return ScriptedAdapter.toolCalls([['echo', { text: 'a' }, 'c1']]);
+        }
+        await reader.sees('tool_result c1');
+        return ScriptedAdapter.text('done');
+      },
+    };
+    const stream = new ToolOrchestrator(adapter, { echo: slowEchoOf(reader) }).stream([user('go')]);
+    await reader.read(stream);
+    const result = await stream.result;
+    expect(result.content).toBe('done');
+    // The tool's wait ended because the reader saw its call, not at its bound (a tool error).
+    expect(result.messages.find((message) => message.role === 'tool')?.content).toBe('a');
+
+    // A hook: `prepareTurn` of the second turn waits for the reader to see the first turn's result.
+    const hookReader = readerLatch();
+    const hooked = new ToolOrchestrator(
+      new ScriptedAdapter([
+        ScriptedAdapter.toolCalls([['echo', { text: 'a' }, 'c1']]),
+        ScriptedAdapter.text('hooked'),
+      ]),
+      { echo },
+      {
+        prepareTurn: async ({ turn }) => {
+          if (turn === 1) await hookReader.sees('tool_result c1');
+        },
+      },
+    ).stream([user('go')]);
+    await hookReader.read(hooked);
+    expect((await hooked.result).content).toBe('hooked');
+
+    // A streaming adapter: each delta reaches the reader before the next chunk is awaited.
+    const deltaReader = readerLatch();
+    const streaming: ModelAdapter = {
+      call: () => Promise.reject(new Error('stream() reads adapter.stream')),
+      async *stream(): AsyncIterable<ModelStreamEvent> {
+        for (const word of ['one ', 'two ', 'three']) {
+          yield { type: 'content_delta', delta: word };
+          await deltaReader.sees(`delta ${word}`);
+        }
+        yield { type: 'response', response: ScriptedAdapter.text('one two three') };
+      },
+    };
+    const streamed = new ToolOrchestrator(streaming, {}).stream([user('go')]);
+    await deltaReader.read(streamed);
+    expect((await streamed.result).content).toBe('one two three');
   });
 
   it('refuses bad arguments at once, before any run starts', () => {
