@@ -5,6 +5,9 @@ import type { RunResult } from './orchestrator-options.js';
  * One run, as it happens: iterate it for the run's own trace events in `seq` order (deltas
  * included), read `textStream` for the content alone, await `result` for the outcome.
  *
+ * - Events reach readers each time the run waits on something outside the loop (a model call or
+ *   stream chunk, a tool that returned a promise, a hook, a checkpoint store) and when it ends: a
+ *   reader has every event before the run waits on anything that comes after it.
  * - A slow consumer loses nothing: events wait in the stream until read.
  * - A consumer that never iterates does not hold the run up: `result` resolves all the same.
  * - Leaving a `for await` early (`break`, `return`, a throw) stops reading, not the run: call
@@ -101,7 +104,8 @@ class ItemLog<T> {
 
   #wakeAll(): void {
     const waiting = this.#waiting;
-    // A woken reader settles a promise; it cannot come back to wait before this loop ends.
+    // A woken reader settles its promise (its next `next()` comes in a later microtask); one with
+    // nothing to take yet waits again, after `count`.
     const count = waiting.length;
     for (let index = 0; index < count; index++) waiting[index]!.wake();
     if (waiting.length === count) waiting.length = 0;

@@ -1,23 +1,16 @@
 import { EventEmitter } from 'eventemitter3';
 import { compareFingerprints, fingerprintRun } from '../durable/run-fingerprint.js';
 import type { RunFingerprint } from '../durable/run-fingerprint.js';
-import type { RunState as SavedRunState, RunStateStopReason } from '../durable/run-state.js';
+import type { RunState as SavedRunState } from '../durable/run-state.js';
 import { ResumeMismatchError } from '../errors/resume-mismatch-error.js';
-import { isAbortError } from '../errors/aborted-error.js';
-import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
-import { describeThrown, errorCode, errorName } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import { LoopDetectedError } from '../errors/loop-detected-error.js';
-import { MaxTurnsExceededError } from '../errors/max-turns-exceeded-error.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
 import { emptyUsage } from '../model/usage.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import { ToolRunner } from '../tools/tool-runner.js';
 import { TraceDispatcher } from '../tracing/trace-dispatcher.js';
-import type { StopReason, TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
-import { costUsd, isSpendLimit, spentOverrun } from './budget.js';
-import { recordOverrun } from './gate-tool-calls.js';
+import type { TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
 import { createLoopGuardState, resolveLoopGuard } from './loop-guard.js';
 import type {
   ResumeOptions,
@@ -26,19 +19,19 @@ import type {
   ToolOrchestratorOptions,
 } from './orchestrator-options.js';
 import { applyDecisions } from './approvals.js';
-import { saveCheckpoint, takeSnapshot } from './checkpoint.js';
 import { loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
 import { createContextWindowState } from './context-window/context-window-state.js';
 import { resolveContextWindow } from './context-window/resolve-context-window.js';
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { RunConfig } from './run-config.js';
-import { finalAnswerStep, runLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
 import { RunAbort } from './run-abort.js';
+import { driveRun } from './drive-run.js';
+import { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
-import { modelToolDefinitions, validateOrchestratorInput, validateRunOptions } from './validate-options.js';
+import { validateOrchestratorInput, validateRunOptions } from './validate-options.js';
 import { mergeBudgets } from './validate-run-controls.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
@@ -333,7 +326,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       },
     );
     this.#emitStart(state, config);
-    return this.#drive(state, config);
+    return driveRun(state, config);
   }
 
   /** The run's trace dispatcher and combined abort signal. */
@@ -417,7 +410,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       wakeReaders: hooks?.wakeReaders,
     };
     this.#emitStart(state, config);
-    return this.#drive(state, config);
+    return driveRun(state, config);
   }
 
   #emitStart(state: RunState, config: RunConfig): void {
@@ -428,174 +421,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       requestId: state.requestId,
     });
   }
-
-  /** Runs the loop from `state` to its end or a pause, with the run's last checkpoint saved. */
-  async #drive(state: RunState, config: RunConfig): Promise<RunResult> {
-    const { trace, signal, abort } = state;
-    let stopReason: RunStateStopReason;
-    try {
-      // The first checkpoint: a crash during the first model call leaves a run to resume.
-      if (state.step === 0) await saveCheckpoint(state);
-      stopReason = await (abort === undefined
-        ? runLoop(state, config)
-        : abort.drive(() => runLoop(state, config)));
-      if (stopReason === 'max_turns') {
-        trace.emit('warning', {
-          code: 'max_turns',
-          message: `The run reached maxTurns (${config.maxTurns}) while the model was still calling tools.`,
-        });
-      }
-      if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
-        const cutShort = stopReason;
-        stopReason = await (abort === undefined
-          ? this.#finalAnswer(state, config, cutShort)
-          : abort.drive(() => this.#finalAnswer(state, config, cutShort)));
-      }
-      if (stopReason === 'awaiting_approval') return await this.#pause(state, config);
-      // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A
-      // run that ended before the abort came is saved as ended: its result says so too.
-      if (stopReason !== 'aborted') {
-        await saveCheckpoint(state, { stopReason, content: state.lastResponse?.content ?? '' });
-      }
-    } catch (error) {
-      if (!isAbortError(error, signal)) {
-        // Whatever was thrown (a Proxy, an object with no prototype), describing it must not throw.
-        const code = errorCode(error);
-        trace.emit('error', {
-          name: errorName(error),
-          message: describeThrown(error),
-          ...(code === undefined ? {} : { code }),
-        });
-        this.#emitEnd(state, config, 'error');
-        throw error;
-      }
-      stopReason = 'aborted';
-    }
-    this.#emitEnd(state, config, stopReason);
-    const result = this.#result(state, config, stopReason);
-    if (config.onMaxTurns === 'throw') {
-      if (stopReason === 'max_turns') throw new MaxTurnsExceededError({ maxTurns: config.maxTurns, result });
-      if (stopReason === 'budget_exceeded' && state.budgetOverrun !== undefined) {
-        throw new BudgetExceededError({ ...state.budgetOverrun, result });
-      }
-      if (stopReason === 'loop_detected') throw new LoopDetectedError({ result });
-    }
-    return result;
-  }
-
-  /** Ends the run for now: calls wait for a person's decision. Saves the state and returns it. */
-  async #pause(state: RunState, config: RunConfig): Promise<RunResult> {
-    const snapshot = takeSnapshot(state, { stopReason: 'awaiting_approval' });
-    await state.checkpointStore?.save(state.runId, snapshot);
-    const pending = snapshot.pendingApprovals;
-    state.trace.emit('warning', {
-      code: 'awaiting_approval',
-      message: `The run waits for a person's decision on ${pending.length} tool call${pending.length === 1 ? '' : 's'}: ${pending
-        .map((approval) => `${approval.name} (${approval.toolCallId})`)
-        .join(', ')}. Resume it with orchestrator.resume(state or runId, { approvals }).`,
-      toolCalls: pending.map((approval) => ({ id: approval.toolCallId, name: approval.name })),
-    });
-    // A paused run ends here until it is resumed: sinks close its span and flush its file.
-    this.#emitEnd(state, config, 'awaiting_approval');
-    return {
-      ...this.#result(state, config, 'awaiting_approval'),
-      content: '',
-      pendingApprovals: pending,
-      state: snapshot,
-    };
-  }
-
-  /**
-   * The tools-off call of `onMaxTurns: 'final_answer'`. Not after a token or cost limit (it would
-   * only spend more), and not when one of those is reached by the time the run is cut short otherwise.
-   */
-  async #finalAnswer(
-    state: RunState,
-    config: RunConfig,
-    stopReason: RunStateStopReason,
-  ): Promise<RunStateStopReason> {
-    const budget = config.budget;
-    if (stopReason === 'budget_exceeded') {
-      if (state.budgetOverrun !== undefined && isSpendLimit(state.budgetOverrun.limit)) return stopReason;
-    } else if (budget !== undefined) {
-      const overrun = spentOverrun(budget, state.usage, config.now() - state.startedAt);
-      if (overrun !== undefined && isSpendLimit(overrun.limit)) {
-        recordOverrun(state, overrun);
-        return 'budget_exceeded';
-      }
-    }
-    await finalAnswerStep(state, config);
-    return stopReason;
-  }
-
-  #emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopReason | 'error'): void {
-    const pricing = config.budget?.pricing;
-    state.trace.emit('run_end', {
-      stopReason,
-      turns: state.turns,
-      usage: state.usage,
-      durationMs: this.#now() - state.startedAt,
-      ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
-    });
-  }
-
-  #result(state: RunState, config: RunConfig, stopReason: RunStateStopReason): RunResult {
-    const pricing = config.budget?.pricing;
-    return {
-      content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
-      traces: state.trace.traces,
-      messages: state.messages,
-      stopReason,
-      turns: state.turns,
-      usage: state.usage,
-      ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
-      ...(state.contextWindow === undefined ? {} : { contextTokens: state.contextWindow.contextTokens }),
-      runId: state.runId,
-    };
-  }
-}
-
-/** A run that ended without an answer for a reason `onMaxTurns` handles. */
-function isCutShort(stopReason: RunStateStopReason): stopReason is StopReason {
-  return stopReason === 'max_turns' || stopReason === 'budget_exceeded' || stopReason === 'loop_detected';
 }
 
 function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
   if (given.length <= 1) return given[0];
   return AbortSignal.any(given);
-}
-
-/**
- * The model's tool definitions of a registry, derived again only when the registry's tools changed:
- * the check compares the registry's tool objects with those of the last derivation, in order, so
- * it costs a pass over the registry per read, not a new array.
- */
-class ToolDefinitionsCache {
-  readonly #registry: ToolRegistry;
-  #tools: unknown[] = [];
-  #definitions: readonly ModelToolDefinition[] = [];
-
-  constructor(registry: ToolRegistry) {
-    this.#registry = registry;
-    this.current();
-  }
-
-  current(): readonly ModelToolDefinition[] {
-    const tools = this.#tools;
-    let index = 0;
-    let same = true;
-    for (const key in this.#registry) {
-      if (!Object.hasOwn(this.#registry, key)) continue;
-      if (tools[index] !== this.#registry[key]) {
-        same = false;
-        break;
-      }
-      index++;
-    }
-    if (same && index === tools.length) return this.#definitions;
-    this.#tools = Object.values(this.#registry);
-    this.#definitions = modelToolDefinitions(this.#registry);
-    return this.#definitions;
-  }
 }

@@ -1,0 +1,144 @@
+import type { RunStateStopReason } from '../durable/run-state.js';
+import { isAbortError } from '../errors/aborted-error.js';
+import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
+import { describeThrown, errorCode, errorName } from '../errors/describe-value.js';
+import { LoopDetectedError } from '../errors/loop-detected-error.js';
+import { MaxTurnsExceededError } from '../errors/max-turns-exceeded-error.js';
+import type { StopReason } from '../tracing/trace-events.js';
+import { costUsd, isSpendLimit, spentOverrun } from './budget.js';
+import { saveCheckpoint, takeSnapshot } from './checkpoint.js';
+import { recordOverrun } from './gate-tool-calls.js';
+import type { RunResult } from './orchestrator-options.js';
+import type { RunConfig } from './run-config.js';
+import { finalAnswerStep, runLoop } from './run-loop.js';
+import type { RunState } from './run-state.js';
+
+/** Runs the loop from `state` to its end or a pause, with the run's last checkpoint saved. */
+export async function driveRun(state: RunState, config: RunConfig): Promise<RunResult> {
+  const { trace, signal, abort } = state;
+  let stopReason: RunStateStopReason;
+  try {
+    // The first checkpoint: a crash during the first model call leaves a run to resume.
+    if (state.step === 0) await saveCheckpoint(state);
+    stopReason = await (abort === undefined
+      ? runLoop(state, config)
+      : abort.drive(() => runLoop(state, config)));
+    if (stopReason === 'max_turns') {
+      trace.emit('warning', {
+        code: 'max_turns',
+        message: `The run reached maxTurns (${config.maxTurns}) while the model was still calling tools.`,
+      });
+    }
+    if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
+      const cutShort = stopReason;
+      stopReason = await (abort === undefined
+        ? finalAnswer(state, config, cutShort)
+        : abort.drive(() => finalAnswer(state, config, cutShort)));
+    }
+    if (stopReason === 'awaiting_approval') return await pause(state, config);
+    // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A
+    // run that ended before the abort came is saved as ended: its result says so too.
+    if (stopReason !== 'aborted') {
+      await saveCheckpoint(state, { stopReason, content: state.lastResponse?.content ?? '' });
+    }
+  } catch (error) {
+    if (!isAbortError(error, signal)) {
+      // Whatever was thrown (a Proxy, an object with no prototype), describing it must not throw.
+      const code = errorCode(error);
+      trace.emit('error', {
+        name: errorName(error),
+        message: describeThrown(error),
+        ...(code === undefined ? {} : { code }),
+      });
+      emitEnd(state, config, 'error');
+      throw error;
+    }
+    stopReason = 'aborted';
+  }
+  emitEnd(state, config, stopReason);
+  const result = runResult(state, config, stopReason);
+  if (config.onMaxTurns === 'throw') {
+    if (stopReason === 'max_turns') throw new MaxTurnsExceededError({ maxTurns: config.maxTurns, result });
+    if (stopReason === 'budget_exceeded' && state.budgetOverrun !== undefined) {
+      throw new BudgetExceededError({ ...state.budgetOverrun, result });
+    }
+    if (stopReason === 'loop_detected') throw new LoopDetectedError({ result });
+  }
+  return result;
+}
+
+/** Ends the run for now: calls wait for a person's decision. Saves the state and returns it. */
+async function pause(state: RunState, config: RunConfig): Promise<RunResult> {
+  const snapshot = takeSnapshot(state, { stopReason: 'awaiting_approval' });
+  await state.checkpointStore?.save(state.runId, snapshot);
+  const pending = snapshot.pendingApprovals;
+  state.trace.emit('warning', {
+    code: 'awaiting_approval',
+    message: `The run waits for a person's decision on ${pending.length} tool call${pending.length === 1 ? '' : 's'}: ${pending
+      .map((approval) => `${approval.name} (${approval.toolCallId})`)
+      .join(', ')}. Resume it with orchestrator.resume(state or runId, { approvals }).`,
+    toolCalls: pending.map((approval) => ({ id: approval.toolCallId, name: approval.name })),
+  });
+  // A paused run ends here until it is resumed: sinks close its span and flush its file.
+  emitEnd(state, config, 'awaiting_approval');
+  return {
+    ...runResult(state, config, 'awaiting_approval'),
+    content: '',
+    pendingApprovals: pending,
+    state: snapshot,
+  };
+}
+
+/**
+ * The tools-off call of `onMaxTurns: 'final_answer'`. Not after a token or cost limit (it would
+ * only spend more), and not when one of those is reached by the time the run is cut short otherwise.
+ */
+async function finalAnswer(
+  state: RunState,
+  config: RunConfig,
+  stopReason: RunStateStopReason,
+): Promise<RunStateStopReason> {
+  const budget = config.budget;
+  if (stopReason === 'budget_exceeded') {
+    if (state.budgetOverrun !== undefined && isSpendLimit(state.budgetOverrun.limit)) return stopReason;
+  } else if (budget !== undefined) {
+    const overrun = spentOverrun(budget, state.usage, config.now() - state.startedAt);
+    if (overrun !== undefined && isSpendLimit(overrun.limit)) {
+      recordOverrun(state, overrun);
+      return 'budget_exceeded';
+    }
+  }
+  await finalAnswerStep(state, config);
+  return stopReason;
+}
+
+function emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopReason | 'error'): void {
+  const pricing = config.budget?.pricing;
+  state.trace.emit('run_end', {
+    stopReason,
+    turns: state.turns,
+    usage: state.usage,
+    durationMs: state.now() - state.startedAt,
+    ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
+  });
+}
+
+function runResult(state: RunState, config: RunConfig, stopReason: RunStateStopReason): RunResult {
+  const pricing = config.budget?.pricing;
+  return {
+    content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
+    traces: state.trace.traces,
+    messages: state.messages,
+    stopReason,
+    turns: state.turns,
+    usage: state.usage,
+    ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
+    ...(state.contextWindow === undefined ? {} : { contextTokens: state.contextWindow.contextTokens }),
+    runId: state.runId,
+  };
+}
+
+/** A run that ended without an answer for a reason `onMaxTurns` handles. */
+function isCutShort(stopReason: RunStateStopReason): stopReason is StopReason {
+  return stopReason === 'max_turns' || stopReason === 'budget_exceeded' || stopReason === 'loop_detected';
+}
