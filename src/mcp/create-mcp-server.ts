@@ -2,7 +2,8 @@ import type { Server } from '@modelcontextprotocol/server';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { Tool, ToolRegistry } from '../tools/define-tool.js';
-import { ToolRunner } from '../tools/tool-runner.js';
+import type { ToolErrorCode } from '../tools/tool-call-outcome.js';
+import { ToolRunner, toolFailedPrefix } from '../tools/tool-runner.js';
 import type { McpToolAnnotations } from './connect-mcp-server-options.js';
 import { loadMcpServer } from './load-mcp-sdk.js';
 import type { McpServerModule } from './load-mcp-sdk.js';
@@ -142,8 +143,9 @@ export function buildMcpServer<Context extends object>(
       ],
       { ...options.context, requestId, runId, turnIndex: 0, signal: context.mcpReq.signal },
     );
-    const error =
+    const failure =
       outcome?.error ?? (outcome === undefined ? 'The tool runner returned no result.' : undefined);
+    const error = failure === undefined ? undefined : servedError(name, outcome?.errorCode, failure);
     try {
       options.onToolCall?.({
         name,
@@ -164,4 +166,18 @@ export function buildMcpServer<Context extends object>(
     return { content: [{ type: 'text' as const, text: outcome.content }], ...structured };
   });
   return server;
+}
+
+/**
+ * The text of an `isError` result. A tool that threw is answered with its own message, as the SDK's
+ * `McpServer` does: the caller knows which tool it called, and a client that names the tool itself
+ * (our `connectMcpServer` through its `ToolRunner`) would otherwise say `Tool "x" failed: ` twice.
+ * Every other failure keeps the runner's message, which says what to do.
+ */
+function servedError(name: string, errorCode: ToolErrorCode | undefined, error: string): string {
+  const prefix = toolFailedPrefix(name);
+  if (errorCode !== 'tool_error' || !error.startsWith(prefix)) return error;
+  const message = error.slice(prefix.length);
+  // An error without a message keeps the runner's words: an empty result would say nothing.
+  return message.trim() === '' ? error : message;
 }

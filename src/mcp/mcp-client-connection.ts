@@ -294,9 +294,12 @@ export class McpClientConnection implements McpConnection {
           cause: error,
         });
       }
-      throw new Error(`The call to MCP server ${this.#quotedName()} failed: ${errorMessage(error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `The call to MCP server ${this.#quotedName()} did not complete: ${errorMessage(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     const text = mcpResultText(result);
     if (result.isError === true)

@@ -142,7 +142,7 @@ export class ToolRunner {
       result = await this.#invoke(tool, parsed.value, toolCall, context, options);
     } catch (error) {
       if (isInterruption(error)) return fail(error.code, error.message);
-      return fail('tool_error', `Tool "${name}" failed: ${describeThrown(error)}`);
+      return fail('tool_error', `${toolFailedPrefix(name)}${describeThrown(error)}`);
     }
     const serialized = serializeResult(result);
     if (!serialized.ok) return fail('unserializable_result', serialized.error);
@@ -240,6 +240,15 @@ function isInterruption(error: unknown): error is ToolInterruption {
   } catch {
     return false; // A thrown Proxy whose getPrototypeOf trap throws.
   }
+}
+
+/**
+ * How the runner starts the message of a `tool_error` (a tool that threw), before the thrown
+ * message: `Tool "name" failed: `. The MCP server strips it, so a caller that adds its own does
+ * not say it twice.
+ */
+export function toolFailedPrefix(name: string): string {
+  return `Tool "${name}" failed: `;
 }
 
 /** The model-facing error of a call to a tool the registry does not have. */

@@ -143,6 +143,41 @@ describe('MCP failures become tool errors and the run goes on', () => {
     );
   });
 
+  it('says once that a call failed when the SDK refuses a malformed result', async () => {
+    // The SDK's own server will not send a malformed result, so this one answers JSON-RPC by hand.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serverSide.onmessage = (message) => {
+      const request = message as { id?: number; method: string; params?: { protocolVersion?: string } };
+      if (request.id === undefined) return;
+      const answer = (body: object): void =>
+        void serverSide.send({ jsonrpc: '2.0', id: request.id!, ...body } as never);
+      if (request.method === 'initialize') {
+        answer({
+          result: {
+            protocolVersion: request.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'raw', version: '0.0.1' },
+          },
+        });
+      } else if (request.method === 'tools/list') {
+        answer({ result: { tools: [{ name: 'garbled', inputSchema: objectSchema }] } });
+      } else if (request.method === 'tools/call') {
+        answer({ result: { content: 'not a list of blocks' } });
+      } else {
+        answer({ error: { code: -32601, message: `no ${request.method}` } });
+      }
+    };
+    await serverSide.start();
+    const connection = await connectMcpServer({ transport: clientSide }, { onWarning: () => {} });
+    connections.push(connection);
+    const garbled = await callOnce(connection.tools, 'garbled');
+    expect(garbled.errorCode).toBe('tool_error');
+    expect(garbled.error).toMatch(
+      /^Tool "garbled" failed: The call to MCP server "raw" did not complete: Invalid result for tools\/call/,
+    );
+    expect(garbled.error!.match(/failed:/g)).toHaveLength(1);
+  });
+
   it('times a slow call out after timeoutMs, cancels it on the server, and the loop continues', async () => {
     let cancelled = false;
     const { server } = fakeServer([{ name: 'slow' }, { name: 'quick' }], (name, _args, signal) => {

@@ -1,4 +1,4 @@
-import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolOrchestrator, defineTool } from '../../src/index.js';
@@ -94,9 +94,9 @@ describe('a served registry used through connectMcpServer in the loop', () => {
     // The server returned {sum: 5} as text plus structuredContent; the same JSON is not repeated.
     expect(messages[0]!.content).toBe('{"sum":5}');
     expect(messages[1]!.content).toBe('HI');
-    // The server's isError result: the served tool's own error, passed through.
+    // The server's isError result: the served tool's own error, passed through, named once.
     expect(JSON.parse(messages[2]!.content)).toEqual({
-      error: 'Tool "calc__fail" failed: Tool "fail" failed: the disk is on fire',
+      error: 'Tool "calc__fail" failed: the disk is on fire',
     });
     // Arguments are validated on our side against the server's inputSchema, before any call.
     expect(messages[3]!.content).toContain('do not match its parameters');
@@ -107,6 +107,47 @@ describe('a served registry used through connectMcpServer in the loop', () => {
       .map((event) => (event.type === 'tool_result' ? event.data.errorCode : undefined));
     expect(errors).toEqual([undefined, undefined, 'tool_error', 'invalid_arguments', 'invalid_json']);
     expect(warnings).toEqual([]);
+  });
+
+  it("answers a tool that threw with the tool's own message, as the SDK's McpServer does, and keeps the runner's other messages", async () => {
+    const silent = defineTool({
+      name: 'silent',
+      description: 'Throws an error without a message',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('');
+      },
+    });
+    const errors: (string | undefined)[] = [];
+    const server = await createMcpServer(
+      { fail, shout, silent },
+      { name: 'calc-server', version: '1.2.3', onToolCall: ({ error }) => errors.push(error) },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'host', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const text = (result: Awaited<ReturnType<Client['callTool']>>): string =>
+        (result.content as { text: string }[]).map((block) => block.text).join('\n');
+      const failed = await client.callTool({ name: 'fail', arguments: {} });
+      expect(failed.isError).toBe(true);
+      expect(text(failed)).toBe('the disk is on fire');
+      const invalid = await client.callTool({ name: 'shout', arguments: { text: '' } });
+      expect(invalid.isError).toBe(true);
+      expect(text(invalid)).toMatch(/^The arguments for tool "shout" do not match its parameters/);
+      // Nothing left after the name: the runner's words stay, so the result still says something.
+      const empty = await client.callTool({ name: 'silent', arguments: {} });
+      expect(empty.isError).toBe(true);
+      expect(text(empty)).toBe('Tool "silent" failed: ');
+      expect(errors).toEqual([
+        'the disk is on fire',
+        expect.stringMatching(/^The arguments for tool "shout"/),
+        'Tool "silent" failed: ',
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('applies toolFilter by server name, and rejects a listed name the server lacks', async () => {
