@@ -181,7 +181,7 @@ async function main(): Promise<void> {
   if (options.suites.includes('mcp')) {
     log('MCP (a fresh process per job and round):');
     const report = await runMcpSuite({
-      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      rounds: options.quick ? 1 : options.rounds,
       batches: options.quick ? 3 : 15,
       callsPerBatch: options.quick ? 50 : 300,
       startups: options.quick ? 2 : 7,

@@ -19,6 +19,8 @@ export interface McpChildOptions {
   readonly mode: 'memory' | 'stdio' | 'startup';
   readonly batches: number;
   readonly callsPerBatch: number;
+  /** A batch runs each variant's calls in slices this long, interleaved with the others'. */
+  readonly sliceCalls: number;
   /** `startup`: how many servers of each kind to start. */
   readonly startups: number;
   /** The compiled echo server (`stdio`, `startup`). */
@@ -64,24 +66,25 @@ const text = 'x'.repeat(100);
 const context = { requestId: 'bench', runId: 'bench', turnIndex: 0, toolCallId: 'bench' };
 
 /**
- * µs per call of `call` over `calls` sequential calls: wall time, and this process's CPU time (the
- * client side, where our layer runs; the server's work is the same for every variant and the
- * scheduling of the other process on a busy machine does not count).
+ * `calls` sequential calls of `call`: wall time and this process's CPU time, in µs (the client
+ * side, where our layer runs; the server's work is the same for every variant and the scheduling
+ * of the other process on a busy machine does not count).
  */
-async function perCallUs(
+async function timeCalls(
   calls: number,
   call: () => Promise<unknown>,
 ): Promise<{ wall: number; cpu: number }> {
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   for (let index = 0; index < calls; index++) await call();
-  const wall = ((performance.now() - started) * 1000) / calls;
+  const wall = (performance.now() - started) * 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  return { wall, cpu: (cpu.user + cpu.system) / calls };
+  return { wall, cpu: cpu.user + cpu.system };
 }
 
 type Variant = 'direct' | 'execute' | 'runnerDirect' | 'runner';
 const variantNames: readonly Variant[] = ['direct', 'execute', 'runnerDirect', 'runner'];
+const zero: Record<Variant, number> = { direct: 0, execute: 0, runnerDirect: 0, runner: 0 };
 
 /** The SDK client called directly and connectMcpServer, each on its own server of the same kind. */
 interface ClientPair {
@@ -105,6 +108,9 @@ async function openPair(mode: 'memory' | 'stdio', echoServer: string): Promise<C
     await direct.connect(new StdioClientTransport(spec));
     ours = await connectMcpServer(spec);
   }
+  // connectMcpServer lists the tools; so does any SDK user who discovers them. The listing also
+  // sets what the SDK client's callTool looks up (its output-schema cache), so both look up alike.
+  await direct.listTools();
   return {
     direct,
     ours,
@@ -141,7 +147,8 @@ function variantsOf(pair: ClientPair): Record<Variant, () => Promise<unknown>> {
   const signal = new AbortController().signal;
   return {
     direct: async () => {
-      const result = await pair.direct.callTool({ name: 'echo', arguments: { text } });
+      // The run's signal, as our tool and the hand-written one pass theirs: a call that can be cancelled.
+      const result = await pair.direct.callTool({ name: 'echo', arguments: { text } }, { signal });
       // What a caller of the SDK does at least: read the text out.
       return (result.content as { text: string }[])[0]!.text;
     },
@@ -168,13 +175,23 @@ async function callsBenchmark(options: McpChildOptions): Promise<McpChildResult>
           const content = Array.isArray(value) ? (value[0] as { content: string }).content : value;
           if (content !== text) throw new Error(`unexpected ${name} echo result: ${String(content)}`);
         }
-        // Rotate the order so drift on a shared machine falls on every variant alike; batch -1 warms up.
-        for (let offset = 0; offset < variantNames.length; offset++) {
-          const name = variantNames[(Math.max(batch, 0) + offset) % variantNames.length]!;
-          const perCall = await perCallUs(options.callsPerBatch, variants[name]);
-          if (batch >= 0) {
-            wall[name].push(perCall.wall);
-            cpu[name].push(perCall.cpu);
+        // Each variant's calls of a batch run in short slices, interleaved in a rotating order, so a
+        // busy machine's drift and the garbage collections one variant leaves to the next fall on
+        // every variant alike. Batch -1 warms up.
+        const totals = { wall: { ...zero }, cpu: { ...zero } };
+        for (let slice = 0; slice * options.sliceCalls < options.callsPerBatch; slice++) {
+          const calls = Math.min(options.sliceCalls, options.callsPerBatch - slice * options.sliceCalls);
+          for (let offset = 0; offset < variantNames.length; offset++) {
+            const name = variantNames[(slice + Math.max(batch, 0) + offset) % variantNames.length]!;
+            const spent = await timeCalls(calls, variants[name]);
+            totals.wall[name] += spent.wall;
+            totals.cpu[name] += spent.cpu;
+          }
+        }
+        if (batch >= 0) {
+          for (const name of variantNames) {
+            wall[name].push(totals.wall[name] / options.callsPerBatch);
+            cpu[name].push(totals.cpu[name] / options.callsPerBatch);
           }
         }
       } finally {

@@ -14,6 +14,9 @@ export interface McpSuiteOptions {
   readonly log: (line: string) => void;
 }
 
+/** Calls per slice: a batch interleaves the variants in slices this long. */
+const sliceCalls = 25;
+
 /** Per-call overhead of connectMcpServer against the SDK client, and `mcp serve` start-up; a fresh process per job and round. */
 export async function runMcpSuite(
   options: McpSuiteOptions,
@@ -22,6 +25,7 @@ export async function runMcpSuite(
   const common = {
     batches: options.batches,
     callsPerBatch: options.callsPerBatch,
+    sliceCalls,
     startups: options.startups,
     echoServer: compiledChildPath('mcp-echo-server'),
     cli: fileURLToPath(new URL('../../../dist/cli.js', import.meta.url)),
@@ -101,7 +105,7 @@ export async function runMcpSuite(
   const markdown = [
     '### MCP: per-call cost through connectMcpServer against the SDK client called directly (µs per call, medians)',
     '',
-    `One \`echo\` tool (100 characters in and out) on the SDK's own low-level server (over stdio, a child process per client, fresh for every batch); ${options.batches} batches of ${options.callsPerBatch} sequential calls of each variant per process, in a rotating order, ${options.rounds} processes. Ratios are medians of per-batch ratios; goal ≤ 1.1x. C and D take the loop's path (JSON arguments parsed and validated, a per-call timeout and abort signal), so D / C is what connectMcpServer adds in a run.`,
+    `One \`echo\` tool (100 characters in and out) on the SDK's own low-level server (over stdio, a child process per client, fresh for every batch); ${options.batches} batches of ${options.callsPerBatch} sequential calls of each variant per process, run in slices of ${sliceCalls} calls interleaved in a rotating order, ${options.rounds} processes. A passes the run's abort signal as the others do, on a client that has listed its tools as connectMcpServer's has. Ratios are medians of per-batch ratios; goal ≤ 1.1x. C and D take the loop's path (JSON arguments parsed and validated, a per-call timeout and abort signal), so D / C is what connectMcpServer adds in a run.`,
     '',
     'Wall time per call:',
     '',
