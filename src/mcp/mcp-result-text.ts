@@ -13,6 +13,18 @@ export interface McpCallResult {
  * as JSON unless the text blocks already carry it (the same JSON, or every string in it).
  */
 export function mcpResultText(result: McpCallResult): string {
+  const content = result.content;
+  // The usual answer, one text block and nothing structured, is that text: no arrays to build.
+  if (result.structuredContent === undefined && content?.length === 1) {
+    const block = content[0] as { type?: unknown; text?: unknown } | null;
+    if (
+      typeof block === 'object' &&
+      block !== null &&
+      block.type === 'text' &&
+      typeof block.text === 'string'
+    )
+      return block.text;
+  }
   const parts: string[] = [];
   const texts: string[] = [];
   for (const block of result.content ?? []) {
