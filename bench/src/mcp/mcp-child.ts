@@ -2,21 +2,21 @@
  * MCP benchmarks in a fresh process. `memory` and `stdio`: the cost of one tool call through
  * `connectMcpServer` (its tool's `execute`, and the whole `ToolRunner` path the loop takes) against
  * the SDK's `Client.callTool` called directly, each on its own server of the same kind, in batches.
+ * `layer`: our layer alone, the SDK's `callTool` replaced by one that answers at once.
  * `startup`: spawn to the first `tools/list` answer, `tool-orchestrator mcp serve` against the
  * smallest SDK server.
  */
 import { readFileSync } from 'node:fs';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolRunner, defineTool } from 'tool-orchestrator';
 import type { ToolCall, ToolRegistry } from 'tool-orchestrator';
 import { connectMcpServer } from 'tool-orchestrator/mcp';
 import type { McpConnection } from 'tool-orchestrator/mcp';
 import { median } from '../measure.js';
 import { createEchoServer, echoTool } from './echo-server.js';
+import { Client, InMemoryTransport, StdioClientTransport } from './sdk-client.js';
 
 export interface McpChildOptions {
-  readonly mode: 'memory' | 'stdio' | 'startup';
+  readonly mode: 'memory' | 'stdio' | 'layer' | 'startup';
   readonly batches: number;
   readonly callsPerBatch: number;
   /** A batch runs each variant's calls in slices this long, interleaved with the others'. */
@@ -45,6 +45,8 @@ export interface McpChildResult {
   /** CPU ms the server used until its first tools/list answer (Linux), medians. */
   readonly serveCpuMs?: number;
   readonly baselineCpuMs?: number;
+  /** `layer`: CPU ns per call with the SDK's `callTool` answering at once, medians over batches. */
+  readonly layer?: { readonly bare: number; readonly ours: number; readonly added: number };
 }
 
 /** µs per call, medians over batches, and medians of per-batch ratios. */
@@ -165,6 +167,7 @@ async function callsBenchmark(options: McpChildOptions): Promise<McpChildResult>
   // In memory one pair serves every batch. Over stdio each batch gets fresh children, so no
   // client keeps a child that the scheduler happens to treat better.
   const shared = mode === 'memory' ? await openPair(mode, options.echoServer) : undefined;
+  const random = seededRandom(15);
   try {
     for (let batch = -1; batch < options.batches; batch++) {
       const pair = shared ?? (await openPair(mode, options.echoServer));
@@ -175,14 +178,14 @@ async function callsBenchmark(options: McpChildOptions): Promise<McpChildResult>
           const content = Array.isArray(value) ? (value[0] as { content: string }).content : value;
           if (content !== text) throw new Error(`unexpected ${name} echo result: ${String(content)}`);
         }
-        // Each variant's calls of a batch run in short slices, interleaved in a rotating order, so a
-        // busy machine's drift and the garbage collections one variant leaves to the next fall on
-        // every variant alike. Batch -1 warms up.
+        // Each variant's calls of a batch run in short slices, interleaved, so a busy machine's
+        // drift falls on every variant alike. Each slice runs the variants in a shuffled order: in
+        // a fixed cycle each variant would always follow the same one and pay for what that one
+        // left behind (its garbage, its transport's late work). Batch -1 warms up.
         const totals = { wall: { ...zero }, cpu: { ...zero } };
         for (let slice = 0; slice * options.sliceCalls < options.callsPerBatch; slice++) {
           const calls = Math.min(options.sliceCalls, options.callsPerBatch - slice * options.sliceCalls);
-          for (let offset = 0; offset < variantNames.length; offset++) {
-            const name = variantNames[(slice + Math.max(batch, 0) + offset) % variantNames.length]!;
+          for (const name of shuffle(variantNames, random)) {
             const spent = await timeCalls(calls, variants[name]);
             totals.wall[name] += spent.wall;
             totals.cpu[name] += spent.cpu;
@@ -204,6 +207,28 @@ async function callsBenchmark(options: McpChildOptions): Promise<McpChildResult>
   return { mode: options.mode, ok: true, wall: costs(wall), cpu: costs(cpu) };
 }
 
+/** A copy of `items` in random order (Fisher-Yates). */
+function shuffle<Item>(items: readonly Item[], random: () => number): Item[] {
+  const shuffled = [...items];
+  for (let index = shuffled.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [shuffled[index], shuffled[other]] = [shuffled[other]!, shuffled[index]!];
+  }
+  return shuffled;
+}
+
+/** mulberry32: a small seeded generator, so every run shuffles alike. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 function costs(samples: Record<Variant, number[]>): CallCosts {
   const ratio = (of: number[], to: number[]): number => median(of.map((value, batch) => value / to[batch]!));
   return {
@@ -215,6 +240,58 @@ function costs(samples: Record<Variant, number[]>): CallCosts {
     runnerRatio: ratio(samples.runner, samples.runnerDirect),
     runnerToDirectRatio: ratio(samples.runner, samples.direct),
   };
+}
+
+/**
+ * What our tool adds around the SDK call, alone: `Client.prototype.callTool` answers at once (no
+ * transport, no server), and our tool's `execute` is timed against calling that same stub and
+ * reading the text out (variant A's code). CPU ns per call, slices shuffled as in callsBenchmark.
+ */
+async function layerBenchmark(options: McpChildOptions): Promise<McpChildResult> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createEchoServer().connect(serverSide);
+  const connection = await connectMcpServer({ transport: clientSide });
+  try {
+    const answer = { content: [{ type: 'text', text }] };
+    // The same class our connection's client is made from (see sdk-client.ts).
+    Client.prototype.callTool = () => Promise.resolve(answer) as ReturnType<Client['callTool']>;
+    const stub = new Client({ name: 'stub', version: '1.0.0' });
+    const echo = connection.tools['echo']!;
+    const signal = new AbortController().signal;
+    const callContext = { ...context, signal };
+    const variants = {
+      bare: async () => {
+        const result = await stub.callTool({ name: 'echo', arguments: { text } }, { signal });
+        return (result.content as { text: string }[])[0]!.text;
+      },
+      ours: () => Promise.resolve(echo.execute({ text }, callContext)),
+    };
+    const names = ['bare', 'ours'] as const;
+    const samples = { bare: [] as number[], ours: [] as number[] };
+    const random = seededRandom(15);
+    // Calls this cheap need many per batch to rise above the clock's resolution.
+    const calls = options.callsPerBatch * 100;
+    const slice = options.sliceCalls * 100;
+    for (let batch = -1; batch < options.batches; batch++) {
+      const totals = { bare: 0, ours: 0 };
+      for (let done = 0; done < calls; done += slice) {
+        for (const name of shuffle(names, random))
+          totals[name] += (await timeCalls(slice, variants[name])).cpu;
+      }
+      if (batch >= 0) for (const name of names) samples[name].push((totals[name] * 1000) / calls);
+    }
+    return {
+      mode: 'layer',
+      ok: true,
+      layer: {
+        bare: median(samples.bare),
+        ours: median(samples.ours),
+        added: median(samples.ours.map((value, batch) => value - samples.bare[batch]!)),
+      },
+    };
+  } finally {
+    await connection.close();
+  }
 }
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux); `undefined` elsewhere. */
@@ -272,7 +349,11 @@ async function startupBenchmark(options: McpChildOptions): Promise<McpChildResul
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as McpChildOptions;
-const result = await (options.mode === 'startup' ? startupBenchmark(options) : callsBenchmark(options)).catch(
-  (error: unknown): McpChildResult => ({ mode: options.mode, ok: false, failure: String(error) }),
-);
+const benchmark =
+  options.mode === 'startup' ? startupBenchmark : options.mode === 'layer' ? layerBenchmark : callsBenchmark;
+const result = await benchmark(options).catch((error: unknown): McpChildResult => ({
+  mode: options.mode,
+  ok: false,
+  failure: String(error),
+}));
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -32,7 +32,7 @@ export async function runMcpSuite(
     // The served repository: axios, as in the code benchmarks (start-up does not index it).
     repo: dirname(createRequire(rootPackage).resolve('axios/package.json')),
   };
-  const jobs: McpChildOptions[] = (['memory', 'stdio', 'startup'] as const).map((mode) => ({
+  const jobs: McpChildOptions[] = (['memory', 'stdio', 'layer', 'startup'] as const).map((mode) => ({
     mode,
     ...common,
   }));
@@ -105,7 +105,7 @@ export async function runMcpSuite(
   const markdown = [
     '### MCP: per-call cost through connectMcpServer against the SDK client called directly (µs per call, medians)',
     '',
-    `One \`echo\` tool (100 characters in and out) on the SDK's own low-level server (over stdio, a child process per client, fresh for every batch); ${options.batches} batches of ${options.callsPerBatch} sequential calls of each variant per process, run in slices of ${sliceCalls} calls interleaved in a rotating order, ${options.rounds} processes. A passes the run's abort signal as the others do, on a client that has listed its tools as connectMcpServer's has. Ratios are medians of per-batch ratios; goal ≤ 1.1x. C and D take the loop's path (JSON arguments parsed and validated, a per-call timeout and abort signal), so D / C is what connectMcpServer adds in a run.`,
+    `One \`echo\` tool (100 characters in and out) on the SDK's own low-level server (over stdio, a child process per client, fresh for every batch); ${options.batches} batches of ${options.callsPerBatch} sequential calls of each variant per process, run in slices of ${sliceCalls} calls interleaved, in a shuffled order per slice, ${options.rounds} processes. A passes the run's abort signal as the others do, on a client that has listed its tools as connectMcpServer's has. Ratios are medians of per-batch ratios; goal ≤ 1.1x. C and D take the loop's path (JSON arguments parsed and validated, a per-call timeout and abort signal), so D / C is what connectMcpServer adds in a run.`,
     '',
     'Wall time per call:',
     '',
@@ -114,6 +114,28 @@ export async function runMcpSuite(
     "CPU time of the calling process per call (where our layer runs; the server's work is the same for every variant, and waiting for a busy machine to schedule the server does not count):",
     '',
     markdownTable(callHeader, callRows('cpu')),
+    '',
+    "Our layer alone: the SDK's `callTool` replaced by a stub that answers at once (no transport, no server); CPU ns per call of calling the stub as A does, and of our tool's `execute` around it (medians over batches and processes):",
+    '',
+    markdownTable(
+      ['A on the stub', 'B on the stub', 'B − A: what our tool adds per call'],
+      [
+        [
+          formatNumber(
+            pick('layer', (result) => result.layer?.bare),
+            0,
+          ),
+          formatNumber(
+            pick('layer', (result) => result.layer?.ours),
+            0,
+          ),
+          formatNumber(
+            pick('layer', (result) => result.layer?.added),
+            0,
+          ),
+        ],
+      ],
+    ),
     '',
     '### MCP: `tool-orchestrator mcp serve` start-up, spawn to the first `tools/list` answer (ms, medians)',
     '',
