@@ -28,6 +28,8 @@ export interface CallModelOptions {
   readonly finalAnswer: boolean;
   /** The estimated tokens sent, reported on `llm_call` (with `contextWindow` on). */
   readonly contextTokens?: number;
+  /** `messages` is an array that later calls append to (the context window's sent view), like the transcript. */
+  readonly messagesGrow?: boolean;
 }
 
 /**
@@ -74,7 +76,10 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   state.lastResponse = response;
   // The transcript array only grows, so a prefix of it is snapshotted lazily; messages from
   // `prepareTurn` are already a copy of their own.
-  const snapshot = messages === state.messages ? lazySnapshot(messages, messageCount) : () => messages;
+  const snapshot =
+    messages === state.messages || options.messagesGrow === true
+      ? lazySnapshot(messages, messageCount)
+      : () => messages;
   state.trace.emit('llm_call', {
     get messages() {
       return snapshot();

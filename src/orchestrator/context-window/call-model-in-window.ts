@@ -5,6 +5,7 @@ import type { CheckedResponse } from '../check-response.js';
 import type { RunConfig } from '../run-config.js';
 import type { RunState } from '../run-state.js';
 import { applyContextWindow, calibrate } from './reduce-context.js';
+import type { ContextPlan } from './reduce-context.js';
 
 /**
  * Makes one model call within the run's context window: what is sent is reduced first when it
@@ -14,17 +15,30 @@ import { applyContextWindow, calibrate } from './reduce-context.js';
  *
  * @throws {ContextLengthError} when the retry is refused too, or nothing more could be taken out.
  */
-export async function callModelInWindow(
+export function callModelInWindow(
   state: RunState,
   config: RunConfig,
   options: CallModelOptions,
 ): Promise<CheckedResponse> {
   const context = state.contextWindow;
   if (config.contextWindow === undefined || context === undefined) return callModelStep(state, options);
-  let plan = await applyContextWindow(state, config, options.messages, options.tools, undefined);
+  const planned = applyContextWindow(state, config, options.messages, options.tools, undefined);
+  return 'then' in planned
+    ? planned.then((plan) => callWithin(state, config, options, plan))
+    : callWithin(state, config, options, planned);
+}
+
+/** Makes the call `plan` says, and answers a `ContextLengthError` once by reducing further. */
+async function callWithin(
+  state: RunState,
+  config: RunConfig,
+  options: CallModelOptions,
+  plan: ContextPlan,
+): Promise<CheckedResponse> {
+  const context = state.contextWindow!;
   let checked: CheckedResponse;
   try {
-    checked = await callModelStep(state, { ...options, messages: plan.messages, contextTokens: plan.tokens });
+    checked = await callModelStep(state, withPlan(options, plan));
   } catch (error) {
     if (!ContextLengthError.isInstance(error)) throw error;
     const window = error.maxContextTokens;
@@ -37,9 +51,27 @@ export async function callModelInWindow(
         : Math.min(4, context.calibration * 1.25);
     plan = await applyContextWindow(state, config, options.messages, options.tools, 'overflow');
     if (!plan.reduced) throw error;
-    checked = await callModelStep(state, { ...options, messages: plan.messages, contextTokens: plan.tokens });
+    checked = await callModelStep(state, withPlan(options, plan));
   }
   context.contextTokens.push(plan.tokens);
   calibrate(context, checked.response.usage?.promptTokens);
   return checked;
+}
+
+/**
+ * `options` with what `plan` sends. Written out rather than spread: a spread adding fields makes an
+ * object of a new shape on every call, which costs more than the rest of the accounting of a turn.
+ */
+function withPlan(options: CallModelOptions, plan: ContextPlan): CallModelOptions {
+  return {
+    adapter: options.adapter,
+    messages: plan.messages,
+    tools: options.tools,
+    toolChoice: options.toolChoice,
+    stream: options.stream,
+    now: options.now,
+    finalAnswer: options.finalAnswer,
+    contextTokens: plan.tokens,
+    messagesGrow: plan.messagesGrow,
+  } satisfies Record<keyof CallModelOptions, unknown>;
 }

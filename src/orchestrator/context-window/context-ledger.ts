@@ -1,8 +1,9 @@
 import type { ChatMessage, ToolCall, ToolMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
-import type { ContextWindowState } from './context-window-state.js';
+import type { ContextSummary, ContextWindowState } from './context-window-state.js';
 import { messageTokens, toolsTokens } from './estimate-tokens.js';
 import { placeholderMessage } from './mask-observations.js';
+import { summaryMessage } from './summary-message.js';
 
 /**
  * The token accounting of one run, derived from the transcript and the state and never saved:
@@ -23,9 +24,20 @@ export class ContextLedger {
   /** Tool call ids of the tool messages, in transcript order. */
   readonly toolOrder: string[] = [];
   readonly placeholders = new Map<string, { readonly message: ToolMessage; readonly tokens: number }>();
+  /** The tool call ids of the state's `maskedToolCallIds`, as a set. */
+  readonly masked = new Set<string>();
   /** Tokens saved by the masks applied so far. */
   maskedSaving = 0;
   #masksApplied = 0;
+  /**
+   * The transcript as last sent with reductions in force, kept between calls and only appended to
+   * until the next reduction (which builds a new array), so a call does not rebuild it whole.
+   */
+  #view: ChatMessage[] | undefined;
+  /** The transcript messages `#view` stands for, and the masks and summary it was built with. */
+  #viewLength = 0;
+  #viewMasks = 0;
+  #viewSummary: ContextSummary | undefined;
   #tools: readonly ModelToolDefinition[] | undefined;
   #toolsTokens = 0;
   /** Counts of messages that are not the transcript's (a hook's or a strategy's), by object. */
@@ -51,8 +63,45 @@ export class ContextLedger {
     const masked = state.maskedToolCallIds;
     for (; this.#masksApplied < masked.length; this.#masksApplied++) {
       const id = masked[this.#masksApplied]!;
+      if (this.masked.has(id)) continue;
+      this.masked.add(id);
       this.maskedSaving += this.maskSaving(id);
     }
+  }
+
+  /**
+   * The transcript as sent: the summary in place of what it stands for, placeholders for masked
+   * results; the transcript itself while nothing is reduced. The array is the previous call's, with
+   * the new messages appended, until a reduction changes what is sent: then it is a new array, so
+   * the earlier one (an event's snapshot, an adapter's reference) keeps what it had.
+   */
+  view(summary: ContextSummary | undefined): readonly ChatMessage[] {
+    const transcript = this.#transcript!;
+    if (this.masked.size === 0 && summary === undefined) return transcript;
+    let view = this.#view;
+    if (view === undefined || this.#viewMasks !== this.#masksApplied || this.#viewSummary !== summary) {
+      view = [];
+      this.#view = view;
+      this.#viewLength = 0;
+      this.#viewMasks = this.#masksApplied;
+      this.#viewSummary = summary;
+    }
+    let index = this.#viewLength;
+    for (; index < transcript.length; index++) {
+      if (summary !== undefined && index === summary.start) {
+        view.push(summaryMessage(summary.content));
+        index = summary.end - 1;
+        continue;
+      }
+      const message = transcript[index]!;
+      view.push(
+        message.role === 'tool' && this.masked.has(message.tool_call_id)
+          ? this.placeholder(message.tool_call_id, index).message
+          : message,
+      );
+    }
+    this.#viewLength = index;
+    return view;
   }
 
   /** The tokens masking the result of `id` saves (0 when it would save nothing or has no result). */
@@ -112,7 +161,9 @@ export class ContextLedger {
     this.toolIndex.clear();
     this.toolOrder.length = 0;
     this.placeholders.clear();
+    this.masked.clear();
     this.maskedSaving = 0;
     this.#masksApplied = 0;
+    this.#view = undefined;
   }
 }

@@ -12,6 +12,7 @@ import type { ResolvedContextWindow } from './context-window-options.js';
 import type { ContextWindowState } from './context-window-state.js';
 import { chooseMasks } from './mask-observations.js';
 import { summarizeOldestTurns } from './summarize-turns.js';
+import { summaryMessage } from './summary-message.js';
 
 /** Why the context is reduced: the next call would pass the limit, or the provider refused it as too long. */
 export type ReductionReason = 'high_water' | 'overflow';
@@ -34,6 +35,8 @@ export function ledgerOf(state: ContextWindowState, window: ResolvedContextWindo
 export interface ContextPlan {
   readonly messages: readonly ChatMessage[];
   readonly tokens: number;
+  /** True when `messages` is the transcript or its sent view: arrays later calls append to. */
+  readonly messagesGrow: boolean;
   /** False when a reduction was asked for (an overflow) and nothing more could be taken out. */
   readonly reduced: boolean;
 }
@@ -45,95 +48,157 @@ export interface ContextPlan {
  * `context_compacted`. Earlier reductions stay in force, so the sent prefix changes only at a
  * reduction. The transcript itself is never changed.
  */
-export async function applyContextWindow(
+export function applyContextWindow(
   state: RunState,
   config: RunConfig,
   messages: readonly ChatMessage[],
   tools: readonly ModelToolDefinition[],
   reason: ReductionReason | undefined,
-): Promise<ContextPlan> {
+): ContextPlan | Promise<ContextPlan> {
   const window = config.contextWindow!;
   const context = state.contextWindow!;
   const ledger = ledgerOf(context, window);
   ledger.sync(state.messages, context);
   const limit = limitOf(context, window);
-  const target = Math.floor(limit * window.lowWaterMark);
   const fromTranscript = messages === state.messages;
   const toolTokens = ledger.toolsTokens(tools);
-  let sent = fromTranscript ? transcriptView(state, ledger) : maskedCopy(messages, context, ledger);
-  let raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
-  let reduced = reason === undefined;
-  // The newest messages' estimate is not corrected by a provider count yet: keep a margin.
-  if (reason !== undefined || raw * context.calibration > limit * highWaterMargin) {
-    const why = reason ?? 'high_water';
-    const before = Math.round(raw * context.calibration);
-    const strategy = window.strategy;
-    if (typeof strategy === 'function') {
-      sent = await customReduction(state, strategy, sent, { tokens: before, limit, target, reason: why });
-      raw = ledger.countMessages(sent) + toolTokens;
-      reduced = true;
-      emitCompacted(state, 'custom', why, before, raw, limit, [], Math.max(0, messages.length - sent.length));
-    } else {
-      let summarized = false;
-      if (strategy === 'summarize' && fromTranscript) {
-        summarized = await summarizeOldestTurns(state, config, ledger, {
-          reason: why,
-          excess: raw - target / context.calibration,
-          before,
-          limit,
-        });
-      }
-      if (!summarized) {
-        // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
-        const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
-        const already = new Set(context.maskedToolCallIds);
-        const latest = lastTurnResults(state);
-        const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
-        let masks = chooseMasks(ledger, already, keep, excess);
-        // keepRecent yields when the call would not fit otherwise: then recent results are masked
-        // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
-        // the next calls fit without another reduction.
-        const overLimit =
-          why === 'overflow' ? 0 : raw - masks.saved - (limit * highWaterMargin) / context.calibration;
-        if (overLimit > 0 && keep > latest) {
-          const rest = raw - masks.saved - target / context.calibration;
-          const more = chooseMasks(ledger, new Set([...already, ...masks.ids]), latest, rest);
-          masks = { ids: [...masks.ids, ...more.ids], saved: masks.saved + more.saved };
-        }
-        if (masks.ids.length > 0) {
-          context.maskedToolCallIds.push(...masks.ids);
-          ledger.sync(state.messages, context);
-          reduced = true;
-          emitCompacted(
-            state,
-            'mask_observations',
-            why,
-            before,
-            raw - masks.saved,
-            limit,
-            masks.ids.map((id): ToolCallReference => ({
-              id,
-              name: ledger.calls.get(id)?.function.name ?? '',
-            })),
-            0,
-          );
-        }
-      } else {
-        reduced = true;
-      }
-      sent = fromTranscript ? transcriptView(state, ledger) : maskedCopy(messages, context, ledger);
-      raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
-    }
+  const sent = fromTranscript ? ledger.view(context.summary) : maskedCopy(messages, ledger);
+  const raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
+  // The newest messages' estimate is not corrected by a provider count yet: keep a margin. Below
+  // it (most calls) nothing is awaited.
+  if (reason === undefined && raw * context.calibration <= limit * highWaterMargin) {
+    return finishPlan(
+      state,
+      { messages: sent, raw, messagesGrow: fromTranscript, reduced: true },
+      limit,
+      reason,
+    );
   }
-  const tokens = Math.round(raw * context.calibration);
+  return reduce(state, config, ledger, {
+    messages,
+    sent,
+    raw,
+    toolTokens,
+    limit,
+    reason: reason ?? 'high_water',
+    overflow: reason !== undefined,
+  });
+}
+
+/** The reduction of `applyContextWindow`, when the estimate passed the limit or the provider refused the call. */
+async function reduce(
+  state: RunState,
+  config: RunConfig,
+  ledger: ContextLedger,
+  request: {
+    readonly messages: readonly ChatMessage[];
+    readonly sent: readonly ChatMessage[];
+    readonly raw: number;
+    readonly toolTokens: number;
+    readonly limit: number;
+    readonly reason: ReductionReason;
+    readonly overflow: boolean;
+  },
+): Promise<ContextPlan> {
+  const window = config.contextWindow!;
+  const context = state.contextWindow!;
+  const { messages, toolTokens, limit } = request;
+  const why = request.reason;
+  const target = Math.floor(limit * window.lowWaterMark);
+  const fromTranscript = messages === state.messages;
+  let sent = request.sent;
+  let raw = request.raw;
+  let reduced = !request.overflow;
+  let messagesGrow = fromTranscript;
+  const before = Math.round(raw * context.calibration);
+  const strategy = window.strategy;
+  if (typeof strategy === 'function') {
+    sent = await customReduction(state, strategy, sent, { tokens: before, limit, target, reason: why });
+    messagesGrow = false;
+    raw = ledger.countMessages(sent) + toolTokens;
+    reduced = true;
+    emitCompacted(state, 'custom', why, before, raw, limit, [], Math.max(0, messages.length - sent.length));
+  } else {
+    let summarized = false;
+    if (strategy === 'summarize' && fromTranscript) {
+      summarized = await summarizeOldestTurns(state, config, ledger, {
+        reason: why,
+        excess: raw - target / context.calibration,
+        before,
+        limit,
+      });
+    }
+    if (!summarized) {
+      // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
+      const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
+      const already = new Set(context.maskedToolCallIds);
+      const latest = lastTurnResults(state);
+      const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
+      let masks = chooseMasks(ledger, already, keep, excess);
+      // keepRecent yields when the call would not fit otherwise: then recent results are masked
+      // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
+      // the next calls fit without another reduction.
+      const overLimit =
+        why === 'overflow' ? 0 : raw - masks.saved - (limit * highWaterMargin) / context.calibration;
+      if (overLimit > 0 && keep > latest) {
+        const rest = raw - masks.saved - target / context.calibration;
+        const more = chooseMasks(ledger, new Set([...already, ...masks.ids]), latest, rest);
+        masks = { ids: [...masks.ids, ...more.ids], saved: masks.saved + more.saved };
+      }
+      if (masks.ids.length > 0) {
+        context.maskedToolCallIds.push(...masks.ids);
+        ledger.sync(state.messages, context);
+        reduced = true;
+        emitCompacted(
+          state,
+          'mask_observations',
+          why,
+          before,
+          raw - masks.saved,
+          limit,
+          masks.ids.map((id): ToolCallReference => ({
+            id,
+            name: ledger.calls.get(id)?.function.name ?? '',
+          })),
+          0,
+        );
+      }
+    } else {
+      reduced = true;
+    }
+    sent = fromTranscript ? ledger.view(context.summary) : maskedCopy(messages, ledger);
+    raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
+  }
+  return finishPlan(
+    state,
+    { messages: sent, raw, messagesGrow, reduced },
+    limit,
+    request.overflow ? why : undefined,
+  );
+}
+
+/** Warns when the call is still over the limit, and keeps its estimate to calibrate against its usage. */
+function finishPlan(
+  state: RunState,
+  plan: {
+    readonly messages: readonly ChatMessage[];
+    readonly raw: number;
+    readonly messagesGrow: boolean;
+    readonly reduced: boolean;
+  },
+  limit: number,
+  reason: ReductionReason | undefined,
+): ContextPlan {
+  const context = state.contextWindow!;
+  const tokens = Math.round(plan.raw * context.calibration);
   if (tokens > limit && reason === undefined) {
     state.trace.emit('warning', {
       code: 'context_over_limit',
       message: `The call sends about ${tokens} tokens, over the context window's limit of ${limit} (maxTokens ${context.maxTokens} less reserveOutputTokens) even after reducing: the most recent messages alone are that large. Lower keepRecent or raise maxTokens.`,
     });
   }
-  context.pendingEstimate = raw;
-  return { messages: sent, tokens, reduced };
+  context.pendingEstimate = plan.raw;
+  return { messages: plan.messages, tokens, messagesGrow: plan.messagesGrow, reduced: plan.reduced };
 }
 
 /** The tokens the messages may take: the window less the reserve for the answer. */
@@ -148,40 +213,11 @@ export function calibrate(context: ContextWindowState, promptTokens: number | un
   context.calibration = Math.min(4, Math.max(0.25, promptTokens / context.pendingEstimate));
 }
 
-/** The transcript as sent: the summary in place of what it stands for, placeholders for masked results. */
-function transcriptView(state: RunState, ledger: ContextLedger): readonly ChatMessage[] {
-  const context = state.contextWindow!;
-  const transcript = state.messages;
-  const summary = context.summary;
-  if (context.maskedToolCallIds.length === 0 && summary === undefined) return transcript;
-  const masked = new Set(context.maskedToolCallIds);
-  const view: ChatMessage[] = [];
-  for (let index = 0; index < transcript.length; index++) {
-    if (summary !== undefined && index === summary.start) {
-      view.push(summaryMessage(summary.content));
-      index = summary.end - 1;
-      continue;
-    }
-    const message = transcript[index]!;
-    view.push(
-      message.role === 'tool' && masked.has(message.tool_call_id)
-        ? ledger.placeholder(message.tool_call_id, index).message
-        : message,
-    );
-  }
-  return view;
-}
-
 /** A hook's messages with the masked results replaced (by tool call id). */
-function maskedCopy(
-  messages: readonly ChatMessage[],
-  context: ContextWindowState,
-  ledger: ContextLedger,
-): readonly ChatMessage[] {
-  if (context.maskedToolCallIds.length === 0) return messages;
-  const masked = new Set(context.maskedToolCallIds);
+function maskedCopy(messages: readonly ChatMessage[], ledger: ContextLedger): readonly ChatMessage[] {
+  if (ledger.masked.size === 0) return messages;
   return messages.map((message) => {
-    if (message.role !== 'tool' || !masked.has(message.tool_call_id)) return message;
+    if (message.role !== 'tool' || !ledger.masked.has(message.tool_call_id)) return message;
     const index = ledger.toolIndex.get(message.tool_call_id);
     return index === undefined ? message : ledger.placeholder(message.tool_call_id, index).message;
   });
@@ -203,22 +239,6 @@ function rawTokens(
       ledger.rangeTokens(summary.start, summary.end);
   }
   return tokens;
-}
-
-const summaryMessages = new Map<string, ChatMessage>();
-
-/** The user message that stands for the summarized turns; one object per summary text. */
-export function summaryMessage(content: string): ChatMessage {
-  let message = summaryMessages.get(content);
-  if (message === undefined) {
-    message = {
-      role: 'user',
-      content: `[Summary of the earlier part of this conversation, which was shortened to fit the context window]\n${content}`,
-    };
-    summaryMessages.clear();
-    summaryMessages.set(content, message);
-  }
-  return message;
 }
 
 /** Tool results answering the transcript's last assistant message: what an overflow keeps. */

@@ -7,7 +7,8 @@ import type { RunConfig } from '../run-config.js';
 import type { RunState } from '../run-state.js';
 import type { ContextLedger } from './context-ledger.js';
 import type { ReductionReason } from './reduce-context.js';
-import { emitCompacted, summaryMessage } from './reduce-context.js';
+import { emitCompacted } from './reduce-context.js';
+import { summaryMessage } from './summary-message.js';
 
 /** What the summary call is asked to do. */
 const summarizerPrompt =
