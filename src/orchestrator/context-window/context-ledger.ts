@@ -11,30 +11,42 @@ import { summaryMessage } from './summary-message.js';
  * no call re-counts the history. A new transcript array (`replaceTranscript`) or a resumed run is
  * counted once again from the start.
  */
+/** What is sent for a masked tool result, and its estimated tokens. */
+export interface Placeholder {
+  readonly message: ToolMessage;
+  readonly tokens: number;
+}
+
 export class ContextLedger {
   #transcript: readonly ChatMessage[] | undefined;
   /** Estimated tokens of each transcript message, by index. */
   readonly tokens: number[] = [];
   /** The sum of `tokens`. */
   total = 0;
-  /** Every tool call of the transcript by id, to describe a masked result. */
-  readonly calls = new Map<string, ToolCall>();
-  /** The transcript index of each tool message, by its tool call id. */
-  readonly toolIndex = new Map<string, number>();
-  /** Tool call ids of the tool messages, in transcript order. */
+  /** Tool call ids of the tool messages, in transcript order (a tool message's position). */
   readonly toolOrder: string[] = [];
-  readonly placeholders = new Map<string, { readonly message: ToolMessage; readonly tokens: number }>();
+  /** The transcript index of the tool message at each position. */
+  readonly toolIndices: number[] = [];
+  /** Positions by tool call id, brought up to date only when asked (at a reduction), not per turn. */
+  readonly #positions = new Map<string, number>();
+  #indexedPositions = 0;
+  /** The placeholder of the tool message at each position, made once, when it is first masked. */
+  readonly #placeholders: (Placeholder | undefined)[] = [];
   /** The tool call ids of the state's `maskedToolCallIds`, as a set. */
   readonly masked = new Set<string>();
+  /** The positions of the masked results, in the order they were masked, each once. */
+  readonly #maskedOrder: number[] = [];
   /** Tokens saved by the masks applied so far. */
   maskedSaving = 0;
   #masksApplied = 0;
+  /** A position before which every result is masked. */
+  #unmaskedFrom = 0;
   /**
    * The transcript as last sent with reductions in force, kept between calls and only appended to
-   * until the next reduction (which builds a new array), so a call does not rebuild it whole.
+   * until the next reduction (which makes a new array), so a call does not build it whole again.
    */
   #view: ChatMessage[] | undefined;
-  /** The transcript messages `#view` stands for, and the masks and summary it was built with. */
+  /** The transcript messages `#view` stands for, and the masks and summary it was made with. */
   #viewLength = 0;
   #viewMasks = 0;
   #viewSummary: ContextSummary | undefined;
@@ -53,11 +65,9 @@ export class ContextLedger {
       const tokens = messageTokens(message, this.countTokens);
       this.tokens.push(tokens);
       this.total += tokens;
-      if (message.role === 'assistant') {
-        for (const toolCall of message.tool_calls ?? []) this.calls.set(toolCall.id, toolCall);
-      } else if (message.role === 'tool') {
-        this.toolIndex.set(message.tool_call_id, index);
+      if (message.role === 'tool') {
         this.toolOrder.push(message.tool_call_id);
+        this.toolIndices.push(index);
       }
     }
     const masked = state.maskedToolCallIds;
@@ -65,7 +75,10 @@ export class ContextLedger {
       const id = masked[this.#masksApplied]!;
       if (this.masked.has(id)) continue;
       this.masked.add(id);
-      this.maskedSaving += this.maskSaving(id);
+      const position = this.positionOf(id);
+      if (position === undefined) continue;
+      this.#maskedOrder.push(position);
+      this.maskedSaving += this.maskSavingAt(position);
     }
   }
 
@@ -77,15 +90,29 @@ export class ContextLedger {
    */
   view(summary: ContextSummary | undefined): readonly ChatMessage[] {
     const transcript = this.#transcript!;
-    if (this.masked.size === 0 && summary === undefined) return transcript;
+    const maskCount = this.#maskedOrder.length;
+    if (maskCount === 0 && summary === undefined) return transcript;
     let view = this.#view;
-    if (view === undefined || this.#viewMasks !== this.#masksApplied || this.#viewSummary !== summary) {
+    if (view === undefined || this.#viewSummary !== summary) {
       view = [];
-      this.#view = view;
       this.#viewLength = 0;
-      this.#viewMasks = this.#masksApplied;
       this.#viewSummary = summary;
+    } else if (this.#viewMasks !== maskCount) {
+      // New masks: a copy of the view with their placeholders put in (masks come in steps, and
+      // copying is cheaper than going through the transcript again).
+      view = view.slice();
+      const shift = summary === undefined ? 0 : summary.end - summary.start - 1;
+      for (let mask = this.#viewMasks; mask < maskCount; mask++) {
+        const position = this.#maskedOrder[mask]!;
+        const index = this.toolIndices[position]!;
+        if (index >= this.#viewLength) continue;
+        if (summary !== undefined && index >= summary.start && index < summary.end) continue;
+        view[summary !== undefined && index >= summary.end ? index - shift : index] =
+          this.placeholderAt(position).message;
+      }
     }
+    this.#view = view;
+    this.#viewMasks = maskCount;
     let index = this.#viewLength;
     for (; index < transcript.length; index++) {
       if (summary !== undefined && index === summary.start) {
@@ -96,7 +123,7 @@ export class ContextLedger {
       const message = transcript[index]!;
       view.push(
         message.role === 'tool' && this.masked.has(message.tool_call_id)
-          ? this.placeholder(message.tool_call_id, index).message
+          ? this.placeholder(message.tool_call_id, message)
           : message,
       );
     }
@@ -104,23 +131,62 @@ export class ContextLedger {
     return view;
   }
 
-  /** The tokens masking the result of `id` saves (0 when it would save nothing or has no result). */
-  maskSaving(id: string): number {
-    const index = this.toolIndex.get(id);
-    if (index === undefined) return 0;
-    return Math.max(0, this.tokens[index]! - this.placeholder(id, index).tokens);
+  /** The position of the tool message answering `id` (the last one, if several do). */
+  positionOf(id: string): number | undefined {
+    const order = this.toolOrder;
+    for (; this.#indexedPositions < order.length; this.#indexedPositions++) {
+      this.#positions.set(order[this.#indexedPositions]!, this.#indexedPositions);
+    }
+    return this.#positions.get(id);
   }
 
-  /** The placeholder sent for the result of `id`, made once. */
-  placeholder(id: string, index: number): { readonly message: ToolMessage; readonly tokens: number } {
-    let placeholder = this.placeholders.get(id);
+  /** The transcript index of the tool message answering `id`, if any. */
+  toolIndex(id: string): number | undefined {
+    const position = this.positionOf(id);
+    return position === undefined ? undefined : this.toolIndices[position];
+  }
+
+  /** The assistant tool call `id`, found from its result back (it is in the assistant message before it). */
+  toolCall(id: string): ToolCall | undefined {
+    const transcript = this.#transcript!;
+    for (let index = (this.toolIndex(id) ?? transcript.length) - 1; index >= 0; index--) {
+      const message = transcript[index]!;
+      if (message.role !== 'assistant') continue;
+      const toolCall = message.tool_calls?.find((call) => call.id === id);
+      if (toolCall !== undefined) return toolCall;
+    }
+    return undefined;
+  }
+
+  /** The oldest position not masked (masks go oldest first, so few are passed again). */
+  oldestUnmasked(): number {
+    const order = this.toolOrder;
+    while (this.#unmaskedFrom < order.length && this.masked.has(order[this.#unmaskedFrom]!))
+      this.#unmaskedFrom++;
+    return this.#unmaskedFrom;
+  }
+
+  /** The tokens masking the result at `position` saves (0 when it would save nothing). */
+  maskSavingAt(position: number): number {
+    return Math.max(0, this.tokens[this.toolIndices[position]!]! - this.placeholderAt(position).tokens);
+  }
+
+  /** The placeholder sent for the result at `position`. */
+  placeholderAt(position: number): Placeholder {
+    let placeholder = this.#placeholders[position];
     if (placeholder === undefined) {
-      const original = this.#transcript![index] as ToolMessage;
-      const message = placeholderMessage(original, this.calls.get(id));
+      const original = this.#transcript![this.toolIndices[position]!] as ToolMessage;
+      const message = placeholderMessage(original, this.toolCall(original.tool_call_id));
       placeholder = { message, tokens: messageTokens(message, this.countTokens) };
-      this.placeholders.set(id, placeholder);
+      this.#placeholders[position] = placeholder;
     }
     return placeholder;
+  }
+
+  /** The placeholder sent for the tool message `message` answering `id`, or `message` when it has none. */
+  placeholder(id: string, message: ChatMessage): ChatMessage {
+    const position = this.positionOf(id);
+    return position === undefined ? message : this.placeholderAt(position).message;
   }
 
   /** The estimated tokens of the tool definitions, counted once per tool list. */
@@ -157,13 +223,16 @@ export class ContextLedger {
     this.#transcript = transcript;
     this.tokens.length = 0;
     this.total = 0;
-    this.calls.clear();
-    this.toolIndex.clear();
     this.toolOrder.length = 0;
-    this.placeholders.clear();
+    this.toolIndices.length = 0;
+    this.#positions.clear();
+    this.#indexedPositions = 0;
+    this.#placeholders.length = 0;
     this.masked.clear();
+    this.#maskedOrder.length = 0;
     this.maskedSaving = 0;
     this.#masksApplied = 0;
+    this.#unmaskedFrom = 0;
     this.#view = undefined;
   }
 }

@@ -4,20 +4,21 @@ import type { ModelToolDefinition } from '../../model/model-adapter.js';
 
 /** Characters per token of ASCII text: code and English prose on DeepSeek's and OpenAI's tokenizers. */
 const asciiCharactersPerToken = 4;
-/** Texts up to this long are checked for non-ASCII characters whole; longer ones at evenly spaced points. */
-const wholeCheckLength = 256;
-/** The points a longer text is checked at: a run of non-ASCII text longer than 1/64 of it is always seen. */
-const checkedPoints = 64;
+/**
+ * Texts up to this long are checked for non-ASCII characters whole; longer ones at every 64th
+ * character, so a run of non-ASCII characters (a line of CJK text) that long is always seen.
+ */
+const checkStride = 64;
 const nonAscii = /[\u0080-\uffff]/;
 
 /**
  * The default token counter, made to cost next to nothing per message: ASCII text (code, English,
  * JSON) counts as its length over 4, which is as close to DeepSeek's tokenizer as tokenx on code
  * and prose; text with other characters (CJK, Cyrillic, accents, emoji), where length says little,
- * gets tokenx's estimate (rules per word, punctuation and script). A long text is checked for
- * non-ASCII characters at 64 evenly spaced points, not whole, so a few scattered non-ASCII
- * characters in a long ASCII text may go unseen (and count as ASCII, a small error); any run of
- * them longer than 1/64 of the text is seen. The loop corrects the estimate with the provider's
+ * gets tokenx's estimate (rules per word, punctuation and script). A text longer than 256
+ * characters is checked for non-ASCII characters at every 64th character, not whole, so a few
+ * scattered ones in a long ASCII text may go unseen (and count as ASCII, a small error); any run of
+ * 64 or more is seen. The loop corrects the estimate with the provider's
  * reported prompt tokens after every call. See docs/context-window.md for how close it is.
  *
  * @example
@@ -29,10 +30,9 @@ export function estimateTokens(text: string): number {
 
 function looksAscii(text: string): boolean {
   const length = text.length;
-  if (length <= wholeCheckLength) return !nonAscii.test(text);
-  const stride = length / checkedPoints;
-  for (let point = 0; point < checkedPoints; point++) {
-    if (text.charCodeAt(Math.floor((point + 0.5) * stride)) > 0x7f) return false;
+  if (length <= checkStride * 4) return !nonAscii.test(text);
+  for (let index = checkStride >> 1; index < length; index += checkStride) {
+    if (text.charCodeAt(index) > 0x7f) return false;
   }
   return true;
 }

@@ -13,13 +13,20 @@ export function placeholderMessage(original: ToolMessage, toolCall: ToolCall | u
   const rawArguments = toolCall?.function.arguments ?? '';
   const quoted =
     rawArguments.length > maxQuotedArguments ? `${rawArguments.slice(0, maxQuotedArguments)}…` : rawArguments;
-  const size = original.content.length.toLocaleString('en-US');
+  const size = groupThousands(original.content.length);
   // Short: a long run sends hundreds of these, and their sum is the floor of what masking can reach.
   return {
     role: 'tool',
     tool_call_id: original.tool_call_id,
     content: `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`,
   };
+}
+
+/** `18234` as `18,234`, as `toLocaleString('en-US')` writes it, without its cost (a run masks hundreds). */
+function groupThousands(value: number): string {
+  let text = String(value);
+  for (let cut = text.length - 3; cut > 0; cut -= 3) text = `${text.slice(0, cut)},${text.slice(cut)}`;
+  return text;
 }
 
 /**
@@ -37,10 +44,10 @@ export function chooseMasks(
   let saved = 0;
   const order = ledger.toolOrder;
   const last = order.length - keepRecent;
-  for (let position = 0; position < last && saved < excess; position++) {
+  for (let position = ledger.oldestUnmasked(); position < last && saved < excess; position++) {
     const id = order[position]!;
     if (masked.has(id)) continue;
-    const saving = ledger.maskSaving(id);
+    const saving = ledger.maskSavingAt(position);
     if (saving <= 0) continue;
     ids.push(id);
     saved += saving;

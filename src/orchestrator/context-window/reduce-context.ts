@@ -131,7 +131,7 @@ async function reduce(
     if (!summarized) {
       // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
       const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
-      const already = new Set(context.maskedToolCallIds);
+      const already = ledger.masked;
       const latest = lastTurnResults(state);
       const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
       let masks = chooseMasks(ledger, already, keep, excess);
@@ -158,7 +158,7 @@ async function reduce(
           limit,
           masks.ids.map((id): ToolCallReference => ({
             id,
-            name: ledger.calls.get(id)?.function.name ?? '',
+            name: ledger.toolCall(id)?.function.name ?? '',
           })),
           0,
         );
@@ -216,11 +216,11 @@ export function calibrate(context: ContextWindowState, promptTokens: number | un
 /** A hook's messages with the masked results replaced (by tool call id). */
 function maskedCopy(messages: readonly ChatMessage[], ledger: ContextLedger): readonly ChatMessage[] {
   if (ledger.masked.size === 0) return messages;
-  return messages.map((message) => {
-    if (message.role !== 'tool' || !ledger.masked.has(message.tool_call_id)) return message;
-    const index = ledger.toolIndex.get(message.tool_call_id);
-    return index === undefined ? message : ledger.placeholder(message.tool_call_id, index).message;
-  });
+  return messages.map((message) =>
+    message.role === 'tool' && ledger.masked.has(message.tool_call_id)
+      ? ledger.placeholder(message.tool_call_id, message)
+      : message,
+  );
 }
 
 /** The estimate of `sent`: from the ledger's sums for the transcript's view, else message by message. */
