@@ -23,6 +23,7 @@ export type {
   ContextStrategyOption,
   ContextWindowOptions,
 } from './orchestrator/context-window/context-window-options.js';
+export { estimateTokens } from './orchestrator/context-window/estimate-tokens.js';
 export { toolCalled, turnCountIs } from './orchestrator/stop-conditions.js';
 export type { StopCondition, StopConditionState } from './orchestrator/stop-conditions.js';
 

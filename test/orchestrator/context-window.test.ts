@@ -211,6 +211,15 @@ describe('contextWindow: mask_observations on a 200-turn exploration under a 32k
     expect(stepwiseChanges).toBeLessThan(perTurnChanges);
   });
 
+  it('reports on each llm_call the messages that call sent, though the sent array is appended to between reductions', async () => {
+    const { received, events } = await explore(120, window32k);
+    const calls = events.flatMap((event) => (event.type === 'llm_call' ? [event.data.messages] : []));
+    expect(calls).toHaveLength(received.length);
+    // Read after the run: later calls appended to the array the earlier ones sent.
+    for (const [index, messages] of calls.entries()) expect(messages).toEqual(received[index]);
+    expect(events.filter((event) => event.type === 'context_compacted').length).toBeGreaterThan(1);
+  });
+
   it('sends the whole transcript when contextWindow is off, and reports no context size', async () => {
     const { received, result, events } = await explore(20, undefined);
     expect(received.at(-1)).toEqual(result.messages.slice(0, -1));

