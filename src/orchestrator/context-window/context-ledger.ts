@@ -151,9 +151,8 @@ export class ContextLedger {
     const transcript = this.#transcript!;
     for (let index = (this.toolIndex(id) ?? transcript.length) - 1; index >= 0; index--) {
       const message = transcript[index]!;
-      if (message.role !== 'assistant') continue;
-      const toolCall = message.tool_calls?.find((call) => call.id === id);
-      if (toolCall !== undefined) return toolCall;
+      if (message.role !== 'assistant' || message.tool_calls === undefined) continue;
+      for (const toolCall of message.tool_calls) if (toolCall.id === id) return toolCall;
     }
     return undefined;
   }
