@@ -64,6 +64,9 @@ const context = {
   signal: new AbortController().signal,
 };
 
+/** What must stay reachable while memory is measured. */
+const retained: unknown[] = [];
+
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   const value = await work();
@@ -104,6 +107,8 @@ async function measure(options: CodeChildOptions): Promise<CodeChildResult> {
       const before = process.memoryUsage();
       const index = new CodeIndex({ root: options.root });
       const { value: graph, ms: indexMs } = await timed(() => index.importGraph());
+      // Held until measured: unreferenced, the index would be collected and its memory not counted.
+      retained.push(index);
       gc?.();
       const after = process.memoryUsage();
       const megabytes = (bytes: number): number => Math.round(bytes / 1e5) / 10;
