@@ -37,8 +37,11 @@ export interface LoopGuardState {
   /** The last call that was not refused for another reason: its tool name and raw arguments. */
   lastName: string | undefined;
   lastArguments: string | undefined;
-  /** The canonical form of `lastArguments`, computed only when a comparison needs it. */
-  lastCanonical: string | undefined;
+  /**
+   * `lastArguments` parsed, once a comparison needed it (`undefined` before; {@link notJson} when
+   * they are not JSON). Not saved with the run: it is parsed again when needed.
+   */
+  lastParsed: unknown;
   /** How many consecutive calls were identical to the last one, itself included. */
   streak: number;
   /** True once a call of the current streak was blocked. */
@@ -66,7 +69,7 @@ export function createLoopGuardState(): LoopGuardState {
   return {
     lastName: undefined,
     lastArguments: undefined,
-    lastCanonical: undefined,
+    lastParsed: undefined,
     streak: 0,
     blocked: false,
     lastContent: undefined,
@@ -89,7 +92,7 @@ const run: LoopGuardVerdict = { kind: 'run' };
 /**
  * Advances the guard by one call and says what to do with it. Comparing the raw arguments first
  * keeps the common case (a different tool, or the same text) free of parsing; only calls to the
- * same tool with different text are compared as canonical JSON.
+ * same tool with different text are parsed and compared as JSON values (key order aside).
  */
 export function checkCall(
   state: LoopGuardState,
@@ -98,25 +101,25 @@ export function checkCall(
 ): LoopGuardVerdict {
   const name = toolCall.function.name;
   const rawArguments = toolCall.function.arguments;
-  let canonical: string | undefined;
+  let parsed: unknown;
   let same = false;
   if (name === state.lastName) {
     if (rawArguments === state.lastArguments) {
       same = true;
     } else {
-      state.lastCanonical ??= canonicalArguments(state.lastArguments ?? '');
-      canonical = canonicalArguments(rawArguments);
-      same = canonical === state.lastCanonical;
+      state.lastParsed ??= parseArguments(state.lastArguments ?? '');
+      parsed = parseArguments(rawArguments);
+      same = sameArguments(parsed, state.lastParsed);
     }
   }
-  // Either way this call is the one the next is compared with; its canonical form is kept when known.
+  // Either way this call is the one the next is compared with; its parsed form is kept when known.
   state.lastArguments = rawArguments;
-  if (canonical !== undefined) state.lastCanonical = canonical;
+  if (parsed !== undefined) state.lastParsed = parsed;
   if (same) {
     state.streak++;
   } else {
     state.lastName = name;
-    state.lastCanonical = canonical;
+    state.lastParsed = parsed;
     state.streak = 1;
     state.blocked = false;
     state.lastContent = undefined;
@@ -155,45 +158,56 @@ export function recordResult(
   return count === guard.repeatedErrors ? count : undefined;
 }
 
-/**
- * Tool arguments as canonical JSON: keys sorted at every level, no whitespace. Arguments that are
- * not JSON compare as their raw text.
- */
-export function canonicalArguments(rawArguments: string): string {
-  let value: unknown;
+/** Marks arguments that are not JSON: they compare as their raw text, so unequal to any other. */
+const notJson: unique symbol = Symbol('not JSON');
+
+/** Tool arguments parsed, or {@link notJson}. */
+function parseArguments(rawArguments: string): unknown {
   try {
-    value = JSON.parse(rawArguments);
+    return JSON.parse(rawArguments) as unknown;
   } catch {
-    return rawArguments;
-  }
-  try {
-    return canonicalJson(value);
-  } catch {
-    return rawArguments; // Nesting deeper than the stack: compare as text.
+    return notJson;
   }
 }
 
-// A dozen lines on the per-call path: a library (safe-stable-stringify) would add a dependency
-// and cycle handling that values from JSON.parse never need.
-function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let index = 0; index < value.length; index++) {
-      if (index > 0) text += ',';
-      text += canonicalJson(value[index]);
+/**
+ * Whether two parsed arguments are the same JSON value, key order aside: what comparing them as
+ * canonical JSON (keys sorted) would say, without building those strings (they were most of what
+ * the guard allocated). Arguments that are not JSON, or nested deeper than the stack, compare as
+ * their raw text, which differs here.
+ */
+function sameArguments(first: unknown, second: unknown): boolean {
+  if (first === notJson || second === notJson) return false;
+  try {
+    return sameJson(first, second);
+  } catch {
+    return false;
+  }
+}
+
+// A dozen lines on the per-call path: a library (fast-deep-equal) would add a dependency for
+// values from JSON.parse, which have no cycles, prototypes or undefined.
+function sameJson(first: unknown, second: unknown): boolean {
+  if (first === second) return true;
+  if (typeof first !== 'object' || typeof second !== 'object' || first === null || second === null) {
+    return false;
+  }
+  if (Array.isArray(first)) {
+    if (!Array.isArray(second) || first.length !== second.length) return false;
+    for (let index = 0; index < first.length; index++) {
+      if (!sameJson(first[index], second[index])) return false;
     }
-    return `${text}]`;
+    return true;
   }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let text = '{';
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (index > 0) text += ',';
-    text += `${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+  if (Array.isArray(second)) return false;
+  const firstRecord = first as Record<string, unknown>;
+  const secondRecord = second as Record<string, unknown>;
+  const keys = Object.keys(firstRecord);
+  if (keys.length !== Object.keys(secondRecord).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(secondRecord, key) || !sameJson(firstRecord[key], secondRecord[key])) return false;
   }
-  return `${text}}`;
+  return true;
 }
 
 const quotedResultLimit = 2_000;

@@ -86,6 +86,42 @@ describe('loopGuard (on by default)', () => {
     expect(result.stopReason).toBe('final');
   });
 
+  it.each([
+    [
+      'nested keys reordered',
+      '{"q":{"a":[1,{"x":1,"y":2}],"b":"s"}}',
+      '{"q":{"b":"s","a":[1,{"y":2,"x":1}]}}',
+      true,
+    ],
+    ['the same number written otherwise', '{"q":1}', '{"q":1.0}', true],
+    ['array order', '{"q":[1,2]}', '{"q":[2,1]}', false],
+    ['a key more', '{"q":{"a":1}}', '{"q":{"a":1,"b":null}}', false],
+    ['a key fewer', '{"q":{"a":1,"b":null}}', '{"q":{"a":1}}', false],
+    ['an array for an object', '{"q":[]}', '{"q":{}}', false],
+    ['a string for a number', '{"q":"1"}', '{"q":1}', false],
+  ])(
+    'compares arguments differing by %s (%s, then %s): the same call? %s',
+    async (_case, first, second, same) => {
+      let runs = 0;
+      const query = defineTool({
+        name: 'query',
+        description: 'Query',
+        parameters: z.object({ q: z.unknown() }),
+        execute: () => `run ${++runs}`,
+      });
+      const adapter = new ScriptedAdapter([
+        ScriptedAdapter.toolCalls([['query', first, 'c1']]),
+        ScriptedAdapter.toolCalls([['query', second, 'c2']]),
+        ScriptedAdapter.text('ok'),
+      ]);
+      const guard = { loopGuard: { identicalCalls: 2 } };
+      const result = await new ToolOrchestrator(adapter, { query }, guard).run([user('go')]);
+      // With identicalCalls 2, the second call is blocked when it is the same as the first.
+      expect(runs).toBe(same ? 1 : 2);
+      expectValidTranscript(result.messages);
+    },
+  );
+
   it('counts only consecutive repeats: other calls in between, or other arguments, reset the count', async () => {
     const executed: string[] = [];
     const adapter = new ScriptedAdapter([
