@@ -12,6 +12,7 @@ import type { ChatMessage } from '../model/messages.js';
 import { emptyHash, hashText } from '../shared/hash-text.js';
 import type { OwnedClient, RedisConnection } from './redis-connection.js';
 import { clientFor, release } from './redis-connection.js';
+import { damagedTranscript } from '../durable/damaged-transcript.js';
 
 /** Options of {@link RedisCheckpointStore}. */
 export interface RedisCheckpointStoreOptions {
@@ -184,14 +185,7 @@ export class RedisCheckpointStore implements CheckpointStore {
     const [json, countText, storedHash, step] = fieldsReply?.[1] as (string | null)[];
     if (json === null || json === undefined) return undefined;
     const list = listReply?.[1] as string[];
-    const damaged = (message: string, value: unknown): never => {
-      throw new InvalidRunStateError({
-        path: 'messages',
-        value,
-        runId,
-        message: `${message}: the checkpoint is damaged.`,
-      });
-    };
+    const damaged = (message: string, value: unknown): never => damagedTranscript(runId, message, value);
     if (list.length !== Number(countText)) {
       damaged(
         `the state counts ${String(countText)} messages, the message list holds ${list.length}`,

@@ -5,13 +5,13 @@ import { TrackerCache } from '../durable/tracker-cache.js';
 import type { PreparedTranscript } from '../durable/transcript-tracker.js';
 import { validateRunState } from '../durable/validate-run-state.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import type { ChatMessage } from '../model/messages.js';
 import { emptyHash, hashText } from '../shared/hash-text.js';
 import type { CheckpointTables, CheckpointTablesOptions } from './checkpoint-tables.js';
 import { checkpointTables, migrate } from './checkpoint-tables.js';
 import type { PostgresPool, PostgresPoolClient } from './postgres-pool.js';
 import { createPool, inTransaction } from './postgres-pool.js';
+import { damagedTranscript } from '../durable/damaged-transcript.js';
 
 /** Options of {@link PostgresCheckpointStore}: a pool of yours, or a connection string. */
 export type PostgresCheckpointStoreOptions = PostgresCheckpointStoreCommonOptions &
@@ -113,14 +113,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
     const row = rows[0] as
       { state: string; message_count: number; transcript_hash: string; messages: string[] } | undefined;
     if (row === undefined) return undefined;
-    const damaged = (message: string, value: unknown): never => {
-      throw new InvalidRunStateError({
-        path: 'messages',
-        value,
-        runId,
-        message: `${message}: the checkpoint is damaged.`,
-      });
-    };
+    const damaged = (message: string, value: unknown): never => damagedTranscript(runId, message, value);
     if (row.messages.length !== row.message_count) {
       damaged(
         `the run row counts ${row.message_count} messages, the messages table holds ${row.messages.length}`,
