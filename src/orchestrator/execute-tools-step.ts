@@ -1,5 +1,5 @@
 import { describeThrown } from '../errors/describe-value.js';
-import type { AssistantMessage, ToolCall, ToolMessage } from '../model/messages.js';
+import type { ToolCall, ToolMessage } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import { errorContent } from '../tools/serialize-result.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from '../tools/tool-call-outcome.js';
@@ -13,6 +13,7 @@ import { gateToolCalls, recordOverrun } from './gate-tool-calls.js';
 import { blockedCallMessage, recordResult } from './loop-guard.js';
 import type { TurnPlan } from './prepare-turn-step.js';
 import { repairToolCalls } from './repair-tool-calls.js';
+import { assistantMessage, uniqueToolCalls } from './assistant-message.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { AbandonedTools } from './abandoned-tools.js';
@@ -321,51 +322,6 @@ function afterGuard(
     }
   }
   return stop;
-}
-
-/** The assistant message exactly as received, but with the unique ids the tool messages answer. */
-export function assistantMessage(response: ModelResponse, toolCalls?: readonly ToolCall[]): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: response.content ?? null,
-    ...(toolCalls === undefined || toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
-    ...(response.reasoning_content === undefined ? {} : { reasoning_content: response.reasoning_content }),
-  };
-}
-
-/**
- * Makes ids unique within the run (some local servers send `call_0` every turn, or empty ids);
- * `originalIds[i]` is set where an id changed.
- */
-function uniqueToolCalls(
-  toolCalls: readonly ToolCall[],
-  turn: number,
-  seen: Set<string>,
-): { toolCalls: readonly ToolCall[]; originalIds: (string | undefined)[] } {
-  const originalIds: (string | undefined)[] = [];
-  let changed = false;
-  const result = toolCalls.map((toolCall, index) => {
-    const id = toolCall.id;
-    if (id && !seen.has(id)) {
-      seen.add(id);
-      return toolCall;
-    }
-    const base = id || `call_${turn}_${index}`;
-    let unique = base;
-    for (
-      let suffix = 2;
-      seen.has(unique) || (unique !== id && toolCalls.some((other) => other.id === unique));
-      suffix++
-    ) {
-      unique = `${base}_${suffix}`;
-    }
-    seen.add(unique);
-    // A null id (outside the contract, let through by checkResponse) is no id to report.
-    if (typeof id === 'string') originalIds[index] = id;
-    changed = true;
-    return { ...toolCall, id: unique };
-  });
-  return { toolCalls: changed ? result : toolCalls, originalIds };
 }
 
 /** A refused call's error outcome; a blocked repeat quotes the result of the call it repeats. */
