@@ -26,10 +26,12 @@ export interface CallModelOptions {
   readonly now: () => number;
   /** The extra call with tools disabled after `maxTurns`. */
   readonly finalAnswer: boolean;
+  // Every field is always set, so the options of every call have one shape (with and without a
+  // context window), and the step's reads of them stay monomorphic.
   /** The estimated tokens sent, reported on `llm_call` (with `contextWindow` on). */
-  readonly contextTokens?: number;
+  readonly contextTokens: number | undefined;
   /** `messages` is an array that later calls append to (the context window's sent view), like the transcript. */
-  readonly messagesGrow?: boolean;
+  readonly messagesGrow: boolean;
 }
 
 /**
@@ -77,20 +79,36 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   // The transcript array only grows, so a prefix of it is snapshotted lazily; messages from
   // `prepareTurn` are already a copy of their own.
   const snapshot =
-    messages === state.messages || options.messagesGrow === true
+    messages === state.messages || options.messagesGrow
       ? lazySnapshot(messages, messageCount)
       : () => messages;
-  state.trace.emit('llm_call', {
-    get messages() {
-      return snapshot();
-    },
-    messageCount,
-    response,
-    usage: response.usage,
-    durationMs,
-    finalAnswer: options.finalAnswer,
-    ...(options.contextTokens === undefined ? {} : { contextTokens: options.contextTokens }),
-  });
+  const contextTokens = options.contextTokens;
+  // Two literals, not a spread: a spread makes an object of a new shape on every call.
+  state.trace.emit(
+    'llm_call',
+    contextTokens === undefined
+      ? {
+          get messages() {
+            return snapshot();
+          },
+          messageCount,
+          response,
+          usage: response.usage,
+          durationMs,
+          finalAnswer: options.finalAnswer,
+        }
+      : {
+          get messages() {
+            return snapshot();
+          },
+          messageCount,
+          response,
+          usage: response.usage,
+          durationMs,
+          finalAnswer: options.finalAnswer,
+          contextTokens,
+        },
+  );
   if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
     state.trace.emit('reasoning_content', { content: response.reasoning_content });
   }

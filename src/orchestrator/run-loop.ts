@@ -44,6 +44,8 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
       stream: config.stream,
       now: config.now,
       finalAnswer: false,
+      contextTokens: undefined,
+      messagesGrow: false,
     });
     if ((response.tool_calls?.length ?? 0) === 0) {
       if (response.finish_reason === 'length') {
@@ -112,6 +114,8 @@ export async function finalAnswerStep(state: RunState, config: RunConfig): Promi
     stream: config.stream,
     now: config.now,
     finalAnswer: true,
+    contextTokens: undefined,
+    messagesGrow: false,
   });
   if ((response.tool_calls?.length ?? 0) > 0) {
     state.trace.emit('warning', {

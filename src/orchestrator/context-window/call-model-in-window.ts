@@ -28,31 +28,47 @@ export function callModelInWindow(
     : callWithin(state, config, options, planned);
 }
 
-/** Makes the call `plan` says, and answers a `ContextLengthError` once by reducing further. */
-async function callWithin(
+/**
+ * Makes the call `plan` says, and answers a `ContextLengthError` once by reducing further. Not an
+ * async function: its `then` is the only hop a call within the window adds.
+ */
+function callWithin(
   state: RunState,
   config: RunConfig,
   options: CallModelOptions,
   plan: ContextPlan,
 ): Promise<CheckedResponse> {
+  return callModelStep(state, withPlan(options, plan)).then(
+    (checked) => accountCall(state, plan, checked),
+    (error: unknown) => retryReduced(state, config, options, error),
+  );
+}
+
+/** Answers a refused call: reduces further (to the window the provider named) and calls once more. */
+async function retryReduced(
+  state: RunState,
+  config: RunConfig,
+  options: CallModelOptions,
+  error: unknown,
+): Promise<CheckedResponse> {
+  if (!ContextLengthError.isInstance(error)) throw error;
   const context = state.contextWindow!;
-  let checked: CheckedResponse;
-  try {
-    checked = await callModelStep(state, withPlan(options, plan));
-  } catch (error) {
-    if (!ContextLengthError.isInstance(error)) throw error;
-    const window = error.maxContextTokens;
-    if (window !== undefined && window < context.maxTokens) context.maxTokens = window;
-    // The estimate fell short of the provider's count: make the next ones err high.
-    const requested = error.requestedTokens;
-    context.calibration =
-      requested !== undefined && context.pendingEstimate > 0
-        ? Math.max(context.calibration, Math.min(4, requested / context.pendingEstimate))
-        : Math.min(4, context.calibration * 1.25);
-    plan = await applyContextWindow(state, config, options.messages, options.tools, 'overflow');
-    if (!plan.reduced) throw error;
-    checked = await callModelStep(state, withPlan(options, plan));
-  }
+  const window = error.maxContextTokens;
+  if (window !== undefined && window < context.maxTokens) context.maxTokens = window;
+  // The estimate fell short of the provider's count: make the next ones err high.
+  const requested = error.requestedTokens;
+  context.calibration =
+    requested !== undefined && context.pendingEstimate > 0
+      ? Math.max(context.calibration, Math.min(4, requested / context.pendingEstimate))
+      : Math.min(4, context.calibration * 1.25);
+  const plan = await applyContextWindow(state, config, options.messages, options.tools, 'overflow');
+  if (!plan.reduced) throw error;
+  return accountCall(state, plan, await callModelStep(state, withPlan(options, plan)));
+}
+
+/** Records what a call sent, and corrects the estimates with the prompt tokens it reported. */
+function accountCall(state: RunState, plan: ContextPlan, checked: CheckedResponse): CheckedResponse {
+  const context = state.contextWindow!;
   context.contextTokens.push(plan.tokens);
   calibrate(context, checked.response.usage?.promptTokens);
   return checked;

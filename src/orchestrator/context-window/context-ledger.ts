@@ -2,7 +2,8 @@ import type { ChatMessage, ToolCall, ToolMessage } from '../../model/messages.js
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 import type { ContextSummary, ContextWindowState } from './context-window-state.js';
 import { messageTokens, toolsTokens } from './estimate-tokens.js';
-import { placeholderMessage } from './mask-observations.js';
+import { placeholderOf } from './mask-observations.js';
+import type { Placeholder } from './mask-observations.js';
 import { summaryMessage } from './summary-message.js';
 
 /**
@@ -11,12 +12,6 @@ import { summaryMessage } from './summary-message.js';
  * no call re-counts the history. A new transcript array (`replaceTranscript`) or a resumed run is
  * counted once again from the start.
  */
-/** What is sent for a masked tool result, and its estimated tokens. */
-export interface Placeholder {
-  readonly message: ToolMessage;
-  readonly tokens: number;
-}
-
 export class ContextLedger {
   #transcript: readonly ChatMessage[] | undefined;
   /** Estimated tokens of each transcript message, by index. */
@@ -70,16 +65,36 @@ export class ContextLedger {
         this.toolIndices.push(index);
       }
     }
+    // Masks added by others than `mask` (a resumed run's state): found by id.
     const masked = state.maskedToolCallIds;
     for (; this.#masksApplied < masked.length; this.#masksApplied++) {
       const id = masked[this.#masksApplied]!;
       if (this.masked.has(id)) continue;
-      this.masked.add(id);
       const position = this.positionOf(id);
-      if (position === undefined) continue;
-      this.#maskedOrder.push(position);
-      this.maskedSaving += this.maskSavingAt(position);
+      if (position === undefined) this.masked.add(id);
+      else this.#applyMask(position, id);
     }
+  }
+
+  /**
+   * Masks the results at `positions` (from `chooseMasks`): adds their ids to the state's
+   * `maskedToolCallIds` and applies them, without looking them up by id again.
+   */
+  mask(positions: readonly number[], state: ContextWindowState): void {
+    const masked = state.maskedToolCallIds;
+    if (this.#masksApplied !== masked.length) this.sync(this.#transcript!, state);
+    for (const position of positions) {
+      const id = this.toolOrder[position]!;
+      masked.push(id);
+      this.#applyMask(position, id);
+    }
+    this.#masksApplied = masked.length;
+  }
+
+  #applyMask(position: number, id: string): void {
+    this.masked.add(id);
+    this.#maskedOrder.push(position);
+    this.maskedSaving += this.maskSavingAt(position);
   }
 
   /**
@@ -140,16 +155,14 @@ export class ContextLedger {
     return this.#positions.get(id);
   }
 
-  /** The transcript index of the tool message answering `id`, if any. */
-  toolIndex(id: string): number | undefined {
-    const position = this.positionOf(id);
-    return position === undefined ? undefined : this.toolIndices[position];
-  }
-
-  /** The assistant tool call `id`, found from its result back (it is in the assistant message before it). */
-  toolCall(id: string): ToolCall | undefined {
+  /**
+   * The assistant tool call the result at `position` answers, found from the result back (it is in
+   * the assistant message before it).
+   */
+  toolCallAt(position: number): ToolCall | undefined {
     const transcript = this.#transcript!;
-    for (let index = (this.toolIndex(id) ?? transcript.length) - 1; index >= 0; index--) {
+    const id = this.toolOrder[position];
+    for (let index = this.toolIndices[position]! - 1; index >= 0; index--) {
       const message = transcript[index]!;
       if (message.role !== 'assistant' || message.tool_calls === undefined) continue;
       for (const toolCall of message.tool_calls) if (toolCall.id === id) return toolCall;
@@ -175,8 +188,7 @@ export class ContextLedger {
     let placeholder = this.#placeholders[position];
     if (placeholder === undefined) {
       const original = this.#transcript![this.toolIndices[position]!] as ToolMessage;
-      const message = placeholderMessage(original, this.toolCall(original.tool_call_id));
-      placeholder = { message, tokens: messageTokens(message, this.countTokens) };
+      placeholder = placeholderOf(original, this.toolCallAt(position), this.countTokens);
       this.#placeholders[position] = placeholder;
     }
     return placeholder;

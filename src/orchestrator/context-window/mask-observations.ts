@@ -1,25 +1,47 @@
 import type { ToolCall, ToolMessage } from '../../model/messages.js';
 import type { ContextLedger } from './context-ledger.js';
+import {
+  asciiTokens,
+  defaultCountTokens,
+  isAscii,
+  messageTokens,
+  perMessageTokens,
+} from './estimate-tokens.js';
 
 /** The longest arguments quoted in a placeholder; longer ones are cut with `…`. */
 const maxQuotedArguments = 120;
 
+/** What is sent for a masked tool result, and its estimated tokens. */
+export interface Placeholder {
+  readonly message: ToolMessage;
+  readonly tokens: number;
+}
+
 /**
- * The message sent instead of an elided tool result: the same `tool_call_id` (so the pairing with
- * its call is untouched), and a note of what was elided and how to get it again.
+ * The message sent instead of the elided tool result `original`: the same `tool_call_id` (so the
+ * pairing with its call is untouched), and a note of what was elided and how to get it again; and
+ * its estimated tokens as `countTokens` counts them. With the default counter the count comes from
+ * the parts: the note's own words are ASCII, so the text is ASCII when the tool's name and quoted
+ * arguments are, and it is not read again (a run masks hundreds).
  */
-export function placeholderMessage(original: ToolMessage, toolCall: ToolCall | undefined): ToolMessage {
+export function placeholderOf(
+  original: ToolMessage,
+  toolCall: ToolCall | undefined,
+  countTokens: (text: string) => number,
+): Placeholder {
   const name = toolCall?.function.name ?? 'the tool';
   const rawArguments = toolCall?.function.arguments ?? '';
   const quoted =
     rawArguments.length > maxQuotedArguments ? `${rawArguments.slice(0, maxQuotedArguments)}…` : rawArguments;
   const size = groupThousands(original.content.length);
   // Short: a long run sends hundreds of these, and their sum is the floor of what masking can reach.
-  return {
-    role: 'tool',
-    tool_call_id: original.tool_call_id,
-    content: `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`,
-  };
+  const content = `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`;
+  const message: ToolMessage = { role: 'tool', tool_call_id: original.tool_call_id, content };
+  const tokens =
+    countTokens === defaultCountTokens && isAscii(name) && isAscii(quoted)
+      ? perMessageTokens + asciiTokens(content.length)
+      : messageTokens(message, countTokens);
+  return { message, tokens };
 }
 
 /** `18234` as `18,234`, as `toLocaleString('en-US')` writes it, without its cost (a run masks hundreds). */
@@ -32,25 +54,25 @@ function groupThousands(value: number): string {
 /**
  * Picks the tool results to mask, oldest first, until `excess` estimated tokens are saved: never
  * one of the `keepRecent` most recent results, never one already masked, never one whose
- * placeholder would be as long as it is. Returns the ids and the tokens they save.
+ * placeholder would be as long as it is. Returns their positions (in `ledger.toolOrder`) and the
+ * tokens they save.
  */
 export function chooseMasks(
   ledger: ContextLedger,
-  masked: ReadonlySet<string>,
   keepRecent: number,
   excess: number,
-): { readonly ids: string[]; readonly saved: number } {
-  const ids: string[] = [];
+): { readonly positions: number[]; readonly saved: number } {
+  const positions: number[] = [];
   let saved = 0;
   const order = ledger.toolOrder;
+  const masked = ledger.masked;
   const last = order.length - keepRecent;
   for (let position = ledger.oldestUnmasked(); position < last && saved < excess; position++) {
-    const id = order[position]!;
-    if (masked.has(id)) continue;
+    if (masked.has(order[position]!)) continue;
     const saving = ledger.maskSavingAt(position);
     if (saving <= 0) continue;
-    ids.push(id);
+    positions.push(position);
     saved += saving;
   }
-  return { ids, saved };
+  return { positions, saved };
 }

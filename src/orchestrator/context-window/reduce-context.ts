@@ -131,34 +131,35 @@ async function reduce(
     if (!summarized) {
       // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
       const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
-      const already = ledger.masked;
       const latest = lastTurnResults(state);
       const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
-      let masks = chooseMasks(ledger, already, keep, excess);
+      const chosen = chooseMasks(ledger, keep, excess);
+      ledger.mask(chosen.positions, context);
+      let positions = chosen.positions;
+      let saved = chosen.saved;
       // keepRecent yields when the call would not fit otherwise: then recent results are masked
       // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
       // the next calls fit without another reduction.
       const overLimit =
-        why === 'overflow' ? 0 : raw - masks.saved - (limit * highWaterMargin) / context.calibration;
+        why === 'overflow' ? 0 : raw - saved - (limit * highWaterMargin) / context.calibration;
       if (overLimit > 0 && keep > latest) {
-        const rest = raw - masks.saved - target / context.calibration;
-        const more = chooseMasks(ledger, new Set([...already, ...masks.ids]), latest, rest);
-        masks = { ids: [...masks.ids, ...more.ids], saved: masks.saved + more.saved };
+        const more = chooseMasks(ledger, latest, raw - saved - target / context.calibration);
+        ledger.mask(more.positions, context);
+        positions = [...positions, ...more.positions];
+        saved += more.saved;
       }
-      if (masks.ids.length > 0) {
-        context.maskedToolCallIds.push(...masks.ids);
-        ledger.sync(state.messages, context);
+      if (positions.length > 0) {
         reduced = true;
         emitCompacted(
           state,
           'mask_observations',
           why,
           before,
-          raw - masks.saved,
+          raw - saved,
           limit,
-          masks.ids.map((id): ToolCallReference => ({
-            id,
-            name: ledger.toolCall(id)?.function.name ?? '',
+          positions.map((position): ToolCallReference => ({
+            id: ledger.toolOrder[position]!,
+            name: ledger.toolCallAt(position)?.function.name ?? '',
           })),
           0,
         );

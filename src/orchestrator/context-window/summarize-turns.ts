@@ -54,8 +54,7 @@ export async function summarizeOldestTurns(
   const order = ledger.toolOrder;
   // The first kept result's assistant message bounds the cut.
   const keptResult = order.length - keep;
-  let cap =
-    keptResult < order.length ? ledger.toolIndex(order[Math.max(0, keptResult)]!)! : transcript.length - 1;
+  let cap = keptResult < order.length ? ledger.toolIndices[Math.max(0, keptResult)]! : transcript.length - 1;
   while (cap > 0 && transcript[cap]!.role === 'tool') cap--;
   let end = from;
   let removed = 0;

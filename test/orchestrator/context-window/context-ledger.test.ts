@@ -4,7 +4,8 @@ import type { ChatMessage } from '../../../src/index.js';
 import { ContextLedger } from '../../../src/orchestrator/context-window/context-ledger.js';
 import { createContextWindowState } from '../../../src/orchestrator/context-window/context-window-state.js';
 import type { ContextSummary } from '../../../src/orchestrator/context-window/context-window-state.js';
-import { estimateTokens } from '../../../src/orchestrator/context-window/estimate-tokens.js';
+import { estimateTokens, messageTokens } from '../../../src/orchestrator/context-window/estimate-tokens.js';
+import { placeholderOf } from '../../../src/orchestrator/context-window/mask-observations.js';
 import { summaryMessage } from '../../../src/orchestrator/context-window/summary-message.js';
 
 /** What is sent, built from scratch: the summary for its range, a placeholder for each masked result. */
@@ -97,9 +98,19 @@ describe('ContextLedger.view: the sent view kept between calls', () => {
                 ? [message.tool_call_id]
                 : [],
             );
+            const picked: string[] = [];
             for (const pick of next.picks) {
               if (open.length === 0) break;
-              state.maskedToolCallIds.push(open.splice(pick % open.length, 1)[0]!);
+              picked.push(open.splice(pick % open.length, 1)[0]!);
+            }
+            // Masks come by id (a resumed run's state) or by position (a reduction's `mask`).
+            if (next.picks[0]! % 2 === 0) state.maskedToolCallIds.push(...picked);
+            else {
+              ledger.sync(transcript, state);
+              ledger.mask(
+                picked.map((id) => ledger.toolOrder.indexOf(id)),
+                state,
+              );
             }
           } else if (turnStarts.length > next.turns) {
             // Like 'summarize': whole turns after the head, ending before an assistant message.
@@ -114,6 +125,18 @@ describe('ContextLedger.view: the sent view kept between calls', () => {
           const view = ledger.view(summary);
           const masked = new Set(state.maskedToolCallIds);
           expect(view).toEqual(plainView(ledger, transcript, masked, summary));
+          let saving = 0;
+          for (const id of masked) {
+            const index = transcript.findIndex(
+              (message) => message.role === 'tool' && message.tool_call_id === id,
+            );
+            const placeholder = ledger.placeholder(id, transcript[index]!);
+            saving += Math.max(
+              0,
+              messageTokens(transcript[index]!, estimateTokens) - messageTokens(placeholder, estimateTokens),
+            );
+          }
+          expect(ledger.maskedSaving).toBe(saving);
           // A reduction sends a new array: the one sent before it (an event's snapshot) keeps what it had.
           const masks = state.maskedToolCallIds.length;
           if (previous !== undefined && (previous.masks !== masks || previous.summary !== summary)) {
@@ -125,5 +148,33 @@ describe('ContextLedger.view: the sent view kept between calls', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('placeholderOf: the tokens of a placeholder', () => {
+  it('with the default counter, equal what estimateTokens counts in the placeholder it made', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+      fc.constantFrom('read_file', 'поиск', '検索', '{"path":"src/ä.ts"}', 'x'.repeat(130) + 'é'),
+    );
+    fc.assert(
+      fc.property(text, text, fc.nat({ max: 2_000_000 }), (name, args, size) => {
+        const original = { role: 'tool' as const, tool_call_id: 'call_1', content: 'x'.repeat(size % 5000) };
+        const toolCall = { id: 'call_1', type: 'function' as const, function: { name, arguments: args } };
+        const placeholder = placeholderOf(original, toolCall, estimateTokens);
+        expect(placeholder.tokens).toBe(messageTokens(placeholder.message, estimateTokens));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("with a caller's counter, count with that counter", () => {
+    const original = { role: 'tool' as const, tool_call_id: 'call_1', content: 'x'.repeat(9000) };
+    const toolCall = { id: 'call_1', type: 'function' as const, function: { name: 'read', arguments: '{}' } };
+    const byWords = (text: string): number => text.split(' ').length;
+    const placeholder = placeholderOf(original, toolCall, byWords);
+    expect(placeholder.message.content).toContain('read({}) returned 9,000 characters');
+    expect(placeholder.tokens).toBe(messageTokens(placeholder.message, byWords));
   });
 });
