@@ -1,37 +1,30 @@
 import type { ChatMessage } from '../model/messages.js';
 import type {
-  ModelAdapter,
   ModelCallOptions,
   ModelResponse,
   ModelToolDefinition,
   ToolChoice,
 } from '../model/model-adapter.js';
 import { addUsage } from '../model/usage.js';
+import { ContextLengthError } from '../errors/context-length-error.js';
 import { checkResponse } from './check-response.js';
 import type { CheckedResponse } from './check-response.js';
 import { raceAbort } from './race-abort.js';
 import { readModelStream } from './read-model-stream.js';
+import { applyContextWindow, learnFromRefusal, recordContextCall } from './context-window/reduce-context.js';
+import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { lazySnapshot } from './run-state.js';
 
-/** How one model call is made. */
+/** What one model call sends: the turn's messages, tools and tool choice. */
 export interface CallModelOptions {
-  readonly adapter: ModelAdapter;
-  /** What is sent: the transcript, or what `prepareTurn` returned. */
+  /** The transcript, or what `prepareTurn` returned; the context window (when on) reduces what is sent. */
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
   /** Sent when set; the final answer call sends `'none'` whatever this is. */
   readonly toolChoice: ToolChoice | undefined;
-  readonly stream: boolean;
-  readonly now: () => number;
   /** The extra call with tools disabled after `maxTurns`. */
   readonly finalAnswer: boolean;
-  // Every field is always set, so the options of every call have one shape (with and without a
-  // context window), and the step's reads of them stay monomorphic.
-  /** The estimated tokens sent, reported on `llm_call` (with `contextWindow` on). */
-  readonly contextTokens: number | undefined;
-  /** `messages` is an array that later calls append to (the context window's sent view), like the transcript. */
-  readonly messagesGrow: boolean;
 }
 
 /**
@@ -39,35 +32,74 @@ export interface CallModelOptions {
  * records usage and emits `llm_call` and `reasoning_content`. With a signal, an abort ends the step
  * (or the run's drive, see `RunAbort`) at once, even when the adapter ignores the signal.
  *
+ * With `contextWindow` on, what is sent is reduced first when it would pass the limit, and a
+ * provider's `ContextLengthError` is answered once by reducing further (to the window the provider
+ * named, when it named one) and calling again. The window's work is done here, in the step's own
+ * async frame, so a call within the window waits on nothing more than a call without it.
+ *
  * @throws {UnexpectedResponseError} when the adapter broke its contract (see `checkResponse`).
  * @throws {AbortedError} when the signal aborts first.
+ * @throws {ContextLengthError} when the retry is refused too, or nothing more could be taken out.
  */
-export async function callModelStep(state: RunState, options: CallModelOptions): Promise<CheckedResponse> {
-  const { adapter, tools, now, messages } = options;
+export async function callModelStep(
+  state: RunState,
+  config: RunConfig,
+  options: CallModelOptions,
+): Promise<CheckedResponse> {
+  const { adapter, now } = config;
+  const tools = options.tools;
   const signal = state.signal;
-  const messageCount = messages.length;
   const toolChoice = options.finalAnswer ? 'none' : options.toolChoice;
   const callOptions: ModelCallOptions = {
     ...(signal === undefined ? {} : { signal }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
   };
   const provider = adapter.provider ?? 'unknown';
-  const started = now();
+  const inWindow = config.contextWindow !== undefined && state.contextWindow !== undefined;
+  let messages = options.messages;
+  // The transcript array only grows, so a prefix of it is snapshotted lazily (so is the context
+  // window's sent view); messages from `prepareTurn` are already a copy of their own.
+  let messagesGrow = messages === state.messages;
+  let contextTokens: number | undefined;
+  if (inWindow) {
+    let plan = applyContextWindow(state, config, messages, tools, undefined);
+    if ('then' in plan) plan = await plan;
+    messages = plan.messages;
+    messagesGrow = plan.messagesGrow;
+    contextTokens = plan.tokens;
+  }
+  let started: number;
+  let messageCount: number;
   let raw: unknown;
-  state.wakeReaders?.();
-  if (options.stream) {
-    raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
-  } else {
-    const pending = adapter.call(messages, tools, callOptions);
-    const abort = state.abort;
-    if (abort === undefined) raw = await pending;
-    else {
-      const entered = abort.enter();
-      try {
-        raw = await (entered ? pending : raceAbort(pending, abort.signal));
-      } finally {
-        abort.leave(entered);
+  for (let attempt = 0; ; attempt++) {
+    messageCount = messages.length;
+    started = now();
+    state.wakeReaders?.();
+    try {
+      if (config.stream) {
+        raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
+      } else {
+        const pending = adapter.call(messages, tools, callOptions);
+        const abort = state.abort;
+        if (abort === undefined) raw = await pending;
+        else {
+          const entered = abort.enter();
+          try {
+            raw = await (entered ? pending : raceAbort(pending, abort.signal));
+          } finally {
+            abort.leave(entered);
+          }
+        }
       }
+      break;
+    } catch (error) {
+      if (!inWindow || attempt > 0 || !ContextLengthError.isInstance(error)) throw error;
+      learnFromRefusal(state.contextWindow!, error);
+      const plan = await applyContextWindow(state, config, options.messages, tools, 'overflow');
+      if (!plan.reduced) throw error;
+      messages = plan.messages;
+      messagesGrow = plan.messagesGrow;
+      contextTokens = plan.tokens;
     }
   }
   const durationMs = now() - started;
@@ -76,13 +108,9 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   state.turns++;
   state.usage = addUsage(state.usage, response.usage);
   state.lastResponse = response;
-  // The transcript array only grows, so a prefix of it is snapshotted lazily; messages from
-  // `prepareTurn` are already a copy of their own.
-  const snapshot =
-    messages === state.messages || options.messagesGrow
-      ? lazySnapshot(messages, messageCount)
-      : () => messages;
-  const contextTokens = options.contextTokens;
+  const sent = messages;
+  const snapshot = messagesGrow ? lazySnapshot(sent, messageCount) : () => sent;
+  if (contextTokens !== undefined) recordContextCall(state.contextWindow!, contextTokens, response.usage);
   // Two literals, not a spread: a spread makes an object of a new shape on every call.
   state.trace.emit(
     'llm_call',
@@ -114,7 +142,7 @@ export async function callModelStep(state: RunState, options: CallModelOptions):
   }
   // Streamed content reached `onText` delta by delta.
   if (
-    !options.stream &&
+    !config.stream &&
     state.onText !== undefined &&
     typeof response.content === 'string' &&
     response.content !== ''

@@ -1,7 +1,7 @@
 import type { RunStateStopReason } from '../durable/run-state.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import { spentOverrun } from './budget.js';
-import { callModelInWindow } from './context-window/call-model-in-window.js';
+import { callModelStep } from './call-model-step.js';
 import { assistantMessage } from './assistant-message.js';
 import { answerToolCalls, executeToolsStep } from './execute-tools-step.js';
 import type { ExecutedTools } from './execute-tools-step.js';
@@ -36,16 +36,11 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
     }
     state.trace.turn = state.turns;
     const plan = await prepareTurnStep(state, config, false);
-    const { response, rejectedCalls } = await callModelInWindow(state, config, {
-      adapter: config.adapter,
+    const { response, rejectedCalls } = await callModelStep(state, config, {
       messages: plan.messages,
       tools: plan.tools,
       toolChoice: plan.toolChoice,
-      stream: config.stream,
-      now: config.now,
       finalAnswer: false,
-      contextTokens: undefined,
-      messagesGrow: false,
     });
     if ((response.tool_calls?.length ?? 0) === 0) {
       if (response.finish_reason === 'length') {
@@ -106,16 +101,11 @@ export async function finalAnswerStep(state: RunState, config: RunConfig): Promi
     state.messages.push({ role: 'user', content: config.finalAnswerPrompt });
   }
   const plan = await prepareTurnStep(state, config, true);
-  const { response } = await callModelInWindow(state, config, {
-    adapter: config.adapter,
+  const { response } = await callModelStep(state, config, {
     messages: plan.messages,
     tools: config.tools,
     toolChoice: undefined,
-    stream: config.stream,
-    now: config.now,
     finalAnswer: true,
-    contextTokens: undefined,
-    messagesGrow: false,
   });
   if ((response.tool_calls?.length ?? 0) > 0) {
     state.trace.emit('warning', {

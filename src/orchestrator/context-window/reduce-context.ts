@@ -1,3 +1,4 @@
+import type { ContextLengthError } from '../../errors/context-length-error.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
@@ -207,11 +208,34 @@ export function limitOf(context: ContextWindowState, window: ResolvedContextWind
   return context.maxTokens - Math.min(window.reserveOutputTokens, Math.floor(context.maxTokens / 2));
 }
 
-/** After a call: the provider's prompt tokens correct the estimates of the calls that follow. */
-export function calibrate(context: ContextWindowState, promptTokens: number | undefined): void {
+/**
+ * After a call: records the context size it sent, and the provider's prompt tokens correct the
+ * estimates of the calls that follow.
+ */
+export function recordContextCall(
+  context: ContextWindowState,
+  tokens: number,
+  usage: Usage | undefined,
+): void {
+  context.contextTokens.push(tokens);
+  const promptTokens = usage?.promptTokens;
   if (typeof promptTokens !== 'number' || !(promptTokens > 0) || !(context.pendingEstimate > 0)) return;
   // Bounded, so one odd usage report cannot make the window look empty or full.
   context.calibration = Math.min(4, Math.max(0.25, promptTokens / context.pendingEstimate));
+}
+
+/**
+ * After the provider refused a call as too long: a smaller window it named replaces ours, and the
+ * estimates are made to err high (the last one fell short of the provider's count).
+ */
+export function learnFromRefusal(context: ContextWindowState, error: ContextLengthError): void {
+  const window = error.maxContextTokens;
+  if (window !== undefined && window < context.maxTokens) context.maxTokens = window;
+  const requested = error.requestedTokens;
+  context.calibration =
+    requested !== undefined && context.pendingEstimate > 0
+      ? Math.max(context.calibration, Math.min(4, requested / context.pendingEstimate))
+      : Math.min(4, context.calibration * 1.25);
 }
 
 /** A hook's messages with the masked results replaced (by tool call id). */
