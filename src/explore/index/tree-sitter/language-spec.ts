@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportRecord } from '../code-symbol.js';
+import type { TreePass } from './tree-pass.js';
 
 /**
  * What the index needs to know of one language parsed by tree-sitter. The tags query follows
@@ -25,9 +26,14 @@ export interface LanguageSpec {
   /** The file's imports from its nodes of `importTypes`, given in source order. */
   collectImports(nodes: readonly Node[]): ImportRecord[];
   /** Names a module declares public when it lists them (Python's `__all__`). */
-  publicNames?(root: Node): ReadonlySet<string> | undefined;
+  publicNames?(root: Node, text: string): ReadonlySet<string> | undefined;
   /** The text of the declaration's header when the first line is not it (e.g. up to the body). */
   readonly bodyField?: string;
+  /**
+   * A cheaper way to what the query finds (declarations, identifiers, imports) in a tree, or
+   * `undefined` to run the query on this one. It must give exactly what the query would.
+   */
+  outline?(root: Node, text: string): TreePass | undefined;
 }
 
 /** The named children of a node (web-tree-sitter's `namedChildren` without the nulls). */

@@ -1,6 +1,8 @@
 import type { Node, Query } from 'web-tree-sitter';
 import type { CodeSymbol, ExportRecord, ParsedFile, SymbolKind } from '../code-symbol.js';
 import type { LanguageSpec } from './language-spec.js';
+import type { Definition, NameUse, TreePass } from './tree-pass.js';
+import { sortDefinitions } from './tree-pass.js';
 import type { LoadedGrammar } from './tree-sitter-runtime.js';
 import { compileQuery } from './tree-sitter-runtime.js';
 
@@ -61,16 +63,6 @@ const kindsByCapture = new Map<string, SymbolKind>([
 const memberHolders = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);
 const maxSignatureLength = 160;
 
-interface Definition {
-  readonly node: Node;
-  readonly name: string;
-  readonly nameStart: number;
-  readonly kind: SymbolKind;
-  /** A Rust `impl` block or similar: holds members, is no symbol. */
-  readonly scopeOnly: boolean;
-  readonly receiver?: string;
-}
-
 /** The end of a node's code: trailing comments inside it (a Python block's last lines) are not part of it. */
 function codeEnd(node: Node): Node['endPosition'] {
   let current = node;
@@ -93,8 +85,27 @@ function codeEnd(node: Node): Node['endPosition'] {
   }
 }
 
-function endLineOf(node: Node): number {
-  const end = codeEnd(node);
+/**
+ * Whether a node can end in a comment. Every comment of the six languages (`#`, `//`, block
+ * comments) has `#` or `/` on its last line, unless a C `//` comment goes on past a line ending
+ * in a backslash. So a node whose last line has neither, after a line not ending in a backslash,
+ * ends in code: its own end is its code's end, with no walk down its last children.
+ */
+function mayEndInComment(node: Node, endIndex: number, text: string): boolean {
+  let last = endIndex;
+  while (last > node.startIndex && (text[last - 1] === '\n' || text[last - 1] === '\r')) last -= 1;
+  const lineStart = Math.max(node.startIndex, text.lastIndexOf('\n', last - 1) + 1);
+  if (lineStart > node.startIndex && /\\\r?\n$/.test(text.slice(Math.max(0, lineStart - 3), lineStart)))
+    return true;
+  for (let index = lineStart; index < endIndex; index += 1) {
+    const char = text[index];
+    if (char === '#' || char === '/') return true;
+  }
+  return false;
+}
+
+function endLineOf(node: Node, text: string): number {
+  const end = mayEndInComment(node, node.endIndex, text) ? codeEnd(node) : node.endPosition;
   return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
 }
 
@@ -120,25 +131,22 @@ function typeName(text: string): string {
   return match?.[0] ?? text.trim();
 }
 
-/** What one pass of the language's query finds in a tree. */
-interface QueryPass {
-  readonly definitions: Definition[];
-  /** Identifier nodes, declarations' names included, in source order. */
-  readonly identifiers: Node[];
-  /** Import statement nodes in source order. */
-  readonly imports: Node[];
-}
-
-function runQuery(prepared: PreparedLanguage, root: Node): QueryPass {
+function runQuery(prepared: PreparedLanguage, root: Node): TreePass {
   // Keyed by node and name: one Go `const a, b = ...` spec declares two names. When two
   // patterns match one declaration (a struct and any type), the earlier pattern wins.
   const definitions = new Map<string, Definition & { readonly pattern: number }>();
-  const identifiers: Node[] = [];
+  const names: NameUse[] = [];
   const imports: Node[] = [];
   for (const match of prepared.query?.matches(root) ?? []) {
     const first = match.captures[0];
     if (first?.name === 'identifier') {
-      identifiers.push(first.node);
+      const { startIndex, startPosition } = first.node;
+      names.push({
+        name: first.node.text,
+        start: startIndex,
+        line: startPosition.row + 1,
+        column: startPosition.column + 1,
+      });
       continue;
     }
     if (first?.name === 'import') {
@@ -149,9 +157,9 @@ function runQuery(prepared: PreparedLanguage, root: Node): QueryPass {
     let kind: SymbolKind | undefined;
     let scopeOnly = false;
     let receiver: string | undefined;
-    const names: Node[] = [];
+    const nameNodes: Node[] = [];
     for (const capture of match.captures) {
-      if (capture.name === 'name') names.push(capture.node);
+      if (capture.name === 'name') nameNodes.push(capture.node);
       else if (capture.name === 'receiver') receiver = typeName(capture.node.text);
       else if (capture.name.startsWith('definition.')) {
         node = capture.node;
@@ -163,7 +171,7 @@ function runQuery(prepared: PreparedLanguage, root: Node): QueryPass {
       }
     }
     if (node === undefined || kind === undefined) continue;
-    for (const nameNode of names) {
+    for (const nameNode of nameNodes) {
       const key = `${node.id}:${nameNode.startIndex}`;
       const existing = definitions.get(key);
       if (existing !== undefined && existing.pattern <= match.patternIndex) continue;
@@ -178,13 +186,7 @@ function runQuery(prepared: PreparedLanguage, root: Node): QueryPass {
       });
     }
   }
-  const sorted = [...definitions.values()].sort(
-    (left, right) =>
-      left.node.startIndex - right.node.startIndex ||
-      right.node.endIndex - left.node.endIndex ||
-      left.nameStart - right.nameStart,
-  );
-  return { definitions: sorted, identifiers, imports };
+  return { definitions: sortDefinitions([...definitions.values()]), names, imports };
 }
 
 /**
@@ -200,8 +202,8 @@ export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, te
   if (tree === null) throw new Error(`tree-sitter returned no tree for ${path}`);
   try {
     const root = tree.rootNode;
-    const publicNames = spec.publicNames?.(root);
-    const { definitions, identifiers, imports } = runQuery(prepared, root);
+    const publicNames = spec.publicNames?.(root, text);
+    const { definitions, names, imports } = spec.outline?.(root, text) ?? runQuery(prepared, root);
     const symbols: CodeSymbol[] = [];
     const declarationNames = new Set<number>();
     const stack: { readonly definition: Definition; readonly qualified: string }[] = [];
@@ -237,21 +239,19 @@ export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, te
         kind,
         exported: topLevel && spec.isExported(definition.node, definition.name, publicNames),
         startLine: definition.node.startPosition.row + 1,
-        endLine: endLineOf(definition.node),
+        endLine: endLineOf(definition.node, text),
         signature: signatureOf(definition.node, spec.bodyField, text),
         ...(container === undefined ? {} : { container }),
       });
     }
     const references = new Map<string, number>();
     const occurrences = new Map<string, number[]>();
-    for (const node of identifiers) {
-      if (declarationNames.has(node.startIndex)) continue;
-      const name = node.text;
+    for (const { name, start, line, column } of names) {
+      if (declarationNames.has(start)) continue;
       references.set(name, (references.get(name) ?? 0) + 1);
       const positions = occurrences.get(name);
-      const position = [node.startPosition.row + 1, node.startPosition.column + 1];
-      if (positions === undefined) occurrences.set(name, position);
-      else positions.push(...position);
+      if (positions === undefined) occurrences.set(name, [line, column]);
+      else positions.push(line, column);
     }
     const exports: ExportRecord[] = symbols
       .filter((symbol) => symbol.exported && symbol.container === undefined)

@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ImportRecord } from '../../code-symbol.js';
 import type { LanguageSpec } from '../language-spec.js';
 import { descendantsOf, lineOfNode, namedChildrenOf } from '../language-spec.js';
+import { outlinePython } from './python-outline.js';
 
 const tagsQuery = `
 (class_definition name: (identifier) @name) @definition.class
@@ -46,7 +47,8 @@ export const python: LanguageSpec = {
   identifierTypes: ['identifier'],
   isExported: (_declaration, name, publicNames) =>
     publicNames === undefined ? !name.startsWith('_') : publicNames.has(name),
-  publicNames(root) {
+  publicNames(root, text) {
+    if (!text.includes('__all__')) return undefined; // most modules: no statement to look through
     for (const statement of namedChildrenOf(root)) {
       const assignment = statement.type === 'expression_statement' ? statement.namedChild(0) : null;
       if (assignment?.type !== 'assignment' || assignment.childForFieldName('left')?.text !== '__all__')
@@ -59,4 +61,5 @@ export const python: LanguageSpec = {
   },
   importTypes: ['import_statement', 'import_from_statement'],
   collectImports: (nodes) => nodes.flatMap(importRecord),
+  outline: outlinePython,
 };
