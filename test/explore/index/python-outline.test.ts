@@ -47,7 +47,9 @@ function outlined(text: string): boolean {
 }
 
 function parse(prepared: PreparedLanguage, path: string, text: string): ParsedFile {
-  return parseWithTreeSitter(prepared, path, text);
+  const parsed = parseWithTreeSitter(prepared, path, text);
+  if (parsed === undefined) throw new Error(`${path}: no tags query`);
+  return parsed;
 }
 
 /** The files whose outline differs from the query's, with the first differing line of each. */

@@ -239,16 +239,22 @@ describe('One bad query or grammar never takes a tool down', () => {
     expect(compiled.query).toBeDefined();
     expect(compiled.dropped).toHaveLength(1);
     expect(compiled.dropped[0]).toContain('no_such_node');
-    const drifted = prepareLanguage(
-      { ...python, tagsQuery: `${python.tagsQuery}\n(old_node_name) @definition.class` },
-      grammar,
-    );
+    // Python without its outline: every file goes through the query.
+    const { outline: _outline, ...queryOnly } = python;
+    const driftedQuery = `${python.tagsQuery}\n(old_node_name) @definition.class`;
+    const drifted = prepareLanguage({ ...queryOnly, tagsQuery: driftedQuery }, grammar);
     const text = await readFile(`${root}/python/pkg/core.py`, 'utf8');
     const parsed = parseWithTreeSitter(drifted, 'python/pkg/core.py', text);
-    expect(parsed.symbols.map((symbol) => symbol.name)).toContain('ignite');
-    expect(parsed.notice).toMatch(
+    expect(parsed?.symbols.map((symbol) => symbol.name)).toContain('ignite');
+    expect(parsed?.notice).toMatch(
       /1 python query pattern\(s\) do not fit the installed "tree-sitter-python"/,
     );
+    // With the outline, only a file with a syntax error is read by the query, and only it says so.
+    const outlined = prepareLanguage({ ...python, tagsQuery: driftedQuery }, grammar);
+    expect(parseWithTreeSitter(outlined, 'python/pkg/core.py', text)?.notice).toBeUndefined();
+    const broken = parseWithTreeSitter(outlined, 'broken.py', `${text}\nclass Broken(:\n    pass\n`);
+    expect(broken?.symbols.map((symbol) => symbol.name)).toContain('ignite');
+    expect(broken?.notice).toMatch(/1 python query pattern\(s\) do not fit/);
   });
 
   it('falls back to patterns, and says why, when a grammar package is missing or cannot load', async () => {

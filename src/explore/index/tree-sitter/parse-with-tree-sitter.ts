@@ -6,24 +6,38 @@ import { sortDefinitions } from './tree-pass.js';
 import type { LoadedGrammar } from './tree-sitter-runtime.js';
 import { compileQuery } from './tree-sitter-runtime.js';
 
-/** A grammar with the one query the index runs on every file of its language. */
-export interface PreparedLanguage {
-  readonly spec: LanguageSpec;
-  readonly grammar: LoadedGrammar;
+/** A language's query, compiled: one pass over a tree finds declarations, names and imports. */
+export interface TagsQuery {
   /**
    * The tags patterns, then one pattern per identifier type (`@identifier`) and per import
-   * statement type (`@import`): one pass over the tree finds declarations, names and imports.
+   * statement type (`@import`).
    */
   readonly query: Query | undefined;
   /** Whether any tags pattern compiled: without one the file falls back to patterns. */
   readonly hasTags: boolean;
-  /** Set when patterns were dropped or a query failed: shown with the file's symbols. */
+  /** Set when patterns were dropped or a query failed: shown with the symbols of files it read. */
   readonly notice?: string;
 }
 
-/** Compiles a language's query once, dropping (and reporting) patterns its grammar rejects. */
+/** A grammar with what the index runs on every file of its language. */
+export interface PreparedLanguage {
+  readonly spec: LanguageSpec;
+  readonly grammar: LoadedGrammar;
+  /**
+   * The query, compiled on first use (about 30 ms for Python): a language whose outline reads
+   * every file (Python without syntax errors) never needs it.
+   */
+  tags(): TagsQuery;
+}
+
+/** Prepares a language; its query is compiled once, when first needed, dropping (and reporting) patterns its grammar rejects. */
 export function prepareLanguage(spec: LanguageSpec, grammar: LoadedGrammar): PreparedLanguage {
-  const compiled = compileQuery(
+  let compiled: TagsQuery | undefined;
+  return { spec, grammar, tags: () => (compiled ??= compileTags(spec, grammar)) };
+}
+
+function compileTags(spec: LanguageSpec, grammar: LoadedGrammar): TagsQuery {
+  const { query, dropped } = compileQuery(
     grammar,
     [
       spec.tagsQuery,
@@ -31,7 +45,6 @@ export function prepareLanguage(spec: LanguageSpec, grammar: LoadedGrammar): Pre
       ...spec.importTypes.map((type) => `(${type}) @import`),
     ].join('\n'),
   );
-  const { query, dropped } = compiled;
   const hasTags =
     query?.captureNames.some((name) => name.startsWith('definition.') || name.startsWith('scope.')) === true;
   const notice = !hasTags
@@ -39,7 +52,7 @@ export function prepareLanguage(spec: LanguageSpec, grammar: LoadedGrammar): Pre
     : dropped.length > 0
       ? `${dropped.length} ${spec.language} query pattern(s) do not fit the installed "${spec.grammarPackage}" and were skipped, so some declarations may be missing (${dropped[0] ?? ''})`
       : undefined;
-  return { spec, grammar, query, hasTags, ...(notice === undefined ? {} : { notice }) };
+  return { query, hasTags, ...(notice === undefined ? {} : { notice }) };
 }
 
 const kindsByCapture = new Map<string, SymbolKind>([
@@ -131,13 +144,13 @@ function typeName(text: string): string {
   return match?.[0] ?? text.trim();
 }
 
-function runQuery(prepared: PreparedLanguage, root: Node): TreePass {
+function runQuery(query: Query | undefined, root: Node): TreePass {
   // Keyed by node and name: one Go `const a, b = ...` spec declares two names. When two
   // patterns match one declaration (a struct and any type), the earlier pattern wins.
   const definitions = new Map<string, Definition & { readonly pattern: number }>();
   const names: NameUse[] = [];
   const imports: Node[] = [];
-  for (const match of prepared.query?.matches(root) ?? []) {
+  for (const match of query?.matches(root) ?? []) {
     const first = match.captures[0];
     if (first?.name === 'identifier') {
       const { startIndex, startPosition } = first.node;
@@ -194,16 +207,31 @@ function runQuery(prepared: PreparedLanguage, root: Node): TreePass {
  * ranges (trailing comments excluded) and nesting (a method's container is its class, a
  * nested function's its enclosing function, joined with `.`), imports from the language
  * spec, and every identifier outside declarations as a reference with its position. Strings
- * and comments hold no identifiers, so nothing in them is found.
+ * and comments hold no identifiers, so nothing in them is found. The language's outline reads
+ * the tree when it can, else its query; `undefined` when the file needs the query and no tags
+ * pattern of it compiles.
  */
-export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, text: string): ParsedFile {
+export function parseWithTreeSitter(
+  prepared: PreparedLanguage,
+  path: string,
+  text: string,
+): ParsedFile | undefined {
   const { spec, grammar } = prepared;
+  if (spec.outline === undefined && !prepared.tags().hasTags) return undefined;
   const tree = grammar.parser.parse(text);
   if (tree === null) throw new Error(`tree-sitter returned no tree for ${path}`);
   try {
     const root = tree.rootNode;
     const publicNames = spec.publicNames?.(root, text);
-    const { definitions, names, imports } = spec.outline?.(root, text) ?? runQuery(prepared, root);
+    let pass = spec.outline?.(root, text);
+    let notice: string | undefined;
+    if (pass === undefined) {
+      const tags = prepared.tags();
+      if (!tags.hasTags) return undefined;
+      pass = runQuery(tags.query, root);
+      notice = tags.notice;
+    }
+    const { definitions, names, imports } = pass;
     const symbols: CodeSymbol[] = [];
     const declarationNames = new Set<number>();
     const stack: { readonly definition: Definition; readonly qualified: string }[] = [];
@@ -266,7 +294,7 @@ export function parseWithTreeSitter(prepared: PreparedLanguage, path: string, te
       exports,
       references,
       occurrences,
-      ...(prepared.notice === undefined ? {} : { notice: prepared.notice }),
+      ...(notice === undefined ? {} : { notice }),
     };
   } finally {
     tree.delete();

@@ -65,8 +65,9 @@ export async function parseWithGrammar(
   let reason: string;
   try {
     const ready = await prepare(spec);
-    if (ready.hasTags) return parseWithTreeSitter(ready, path, text);
-    reason = ready.notice ?? `the ${spec.language} tags query did not compile`;
+    const parsed = parseWithTreeSitter(ready, path, text);
+    if (parsed !== undefined) return parsed;
+    reason = ready.tags().notice ?? `the ${spec.language} tags query did not compile`;
   } catch (error) {
     // A grammar that is missing or does not load, or a parse that throws (a WebAssembly trap).
     reason = `${spec.grammarPackage}: ${(error as Error).message}`;
