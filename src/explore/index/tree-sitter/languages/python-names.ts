@@ -79,16 +79,36 @@ const formatFlag = 1;
 const rawFlag = 2;
 const bytesFlag = 4;
 
+// What a character starts in code, by ASCII code; anything past ASCII may start a name.
+const otherChar = 0;
+const wordStart = 1;
+const digitChar = 2;
+const quoteChar = 3;
+const hashChar = 4;
+const dotChar = 5;
+const openChar = 6;
+const closeChar = 7;
+const colonChar = 8;
+const bangChar = 9;
+const charKinds = new Uint8Array(128);
+/** 1 for the ASCII characters that continue a name. */
+const wordParts = new Uint8Array(128);
+for (let code = 0; code < 128; code += 1) {
+  const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === underscore;
+  const digit = isDigit(code);
+  wordParts[code] = letter || digit ? 1 : 0;
+  charKinds[code] = letter ? wordStart : digit ? digitChar : otherChar;
+}
+for (const code of [singleQuote, doubleQuote, backtick]) charKinds[code] = quoteChar;
+charKinds[hash] = hashChar;
+charKinds[dot] = dotChar;
+for (const code of [openParen, openBracket, openBrace]) charKinds[code] = openChar;
+for (const code of [closeParen, closeBracket, closeBrace]) charKinds[code] = closeChar;
+charKinds[colon] = colonChar;
+charKinds[bang] = bangChar;
+
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
-}
-
-function isAsciiLetter(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-}
-
-function isQuote(code: number): boolean {
-  return code === singleQuote || code === doubleQuote || code === backtick;
 }
 
 /** The flags of a string prefix (`rb`, `f`, `U`), or -1 when the word is not one. */
@@ -136,43 +156,64 @@ export interface PythonNames {
  * never one, and for a soft keyword (`print`, `type`, `match`, ...) `isName` asks the tree.
  */
 export function scanPythonNames(text: string, isName: (start: number, end: number) => boolean): PythonNames {
-  const found: { name: string; start: number }[] = [];
+  const names: NameUse[] = [];
   const keywords: number[] = [];
   const length = text.length;
+  // Lines as tree-sitter counts them (split at `\n` only), followed as names are found in order.
+  let line = 1;
+  let lineStart = 0;
+  let nextBreak = text.indexOf('\n');
 
   /** Code from `index` to the end, or in an f-string's `{...}` to just after its `}`. */
   function code(index: number, interpolation: boolean): number {
     let depth = 0;
     while (index < length) {
       const char = text.charCodeAt(index);
-      if (char === hash) {
-        const end = text.indexOf('\n', index);
-        index = end === -1 ? length : end;
-      } else if (isQuote(char)) {
-        index = string(index, 0);
-      } else if (isAsciiLetter(char) || char === underscore || char > 127) {
-        index = word(index);
-      } else if (isDigit(char) || (char === dot && isDigit(text.charCodeAt(index + 1)))) {
-        numberPattern.lastIndex = index;
-        index = numberPattern.test(text) ? numberPattern.lastIndex : index + 1;
-      } else if (!interpolation) {
-        index += 1;
-      } else if (char === openParen || char === openBracket || char === openBrace) {
-        depth += 1;
-        index += 1;
-      } else if (char === closeParen || char === closeBracket || char === closeBrace) {
-        index += 1;
-        if (depth === 0 && char === closeBrace) return index;
-        depth -= 1;
-      } else if (depth === 0 && char === colon) {
-        index = formatSpecifier(index + 1);
-      } else if (depth === 0 && char === bang && isAsciiLowercase(text.charCodeAt(index + 1))) {
-        index += 2; // a conversion: `!r`, `!s`, `!a`
-      } else {
-        index += 1;
+      switch (char < 128 ? charKinds[char] : wordStart) {
+        case wordStart:
+          index = word(index);
+          break;
+        case quoteChar:
+          index = string(index, 0);
+          break;
+        case hashChar: {
+          const end = text.indexOf('\n', index);
+          index = end === -1 ? length : end;
+          break;
+        }
+        case digitChar:
+          index = number(index);
+          break;
+        case dotChar:
+          index = isDigit(text.charCodeAt(index + 1)) ? number(index) : index + 1;
+          break;
+        case openChar:
+          if (interpolation) depth += 1;
+          index += 1;
+          break;
+        case closeChar:
+          index += 1;
+          if (!interpolation) break;
+          if (depth === 0 && char === closeBrace) return index;
+          depth -= 1;
+          break;
+        case colonChar:
+          index = interpolation && depth === 0 ? formatSpecifier(index + 1) : index + 1;
+          break;
+        case bangChar:
+          // A conversion: `!r`, `!s`, `!a`.
+          index += interpolation && depth === 0 && isAsciiLowercase(text.charCodeAt(index + 1)) ? 2 : 1;
+          break;
+        default:
+          index += 1;
       }
     }
     return index;
+  }
+
+  function number(index: number): number {
+    numberPattern.lastIndex = index;
+    return numberPattern.test(text) ? numberPattern.lastIndex : index + 1;
   }
 
   /** An f-string's format spec after `:`, up to (not past) its closing `}`; `{...}` inside are code. */
@@ -188,21 +229,15 @@ export function scanPythonNames(text: string, isName: (start: number, end: numbe
   /** A name, a keyword or a string prefix starting at `index`. */
   function word(index: number): number {
     let end = index;
-    let ascii = true;
-    while (end < length) {
-      const char = text.charCodeAt(end);
-      if (isAsciiLetter(char) || isDigit(char) || char === underscore) end += 1;
-      else {
-        ascii = char < 128;
-        break;
-      }
-    }
-    if (!ascii) {
+    let char = 0;
+    while (end < length && (char = text.charCodeAt(end)) < 128 && wordParts[char] === 1) end += 1;
+    if (end < length && char >= 128) {
       identifierPattern.lastIndex = index;
       if (!identifierPattern.test(text)) return index + 1;
       end = identifierPattern.lastIndex;
+      char = text.charCodeAt(end);
     }
-    if (end < length && isQuote(text.charCodeAt(end))) {
+    if (end < length && char < 128 && charKinds[char] === quoteChar) {
       const flags = prefixFlags(text, index, end);
       if (flags !== -1) return string(end, flags);
     }
@@ -210,7 +245,12 @@ export function scanPythonNames(text: string, isName: (start: number, end: numbe
     if (reservedWords.has(name)) {
       if (name === 'class' || name === 'def' || name === 'import') keywords.push(index);
     } else if (!softKeywords.has(name) || isName(index, end)) {
-      found.push({ name, start: index });
+      while (nextBreak !== -1 && nextBreak < index) {
+        line += 1;
+        lineStart = nextBreak + 1;
+        nextBreak = text.indexOf('\n', lineStart);
+      }
+      names.push({ name, start: index, line, column: index - lineStart + 1 });
     }
     return end;
   }
@@ -258,27 +298,9 @@ export function scanPythonNames(text: string, isName: (start: number, end: numbe
   }
 
   code(0, false);
-  return { names: withPositions(text, found), statementKeywords: keywords };
+  return { names, statementKeywords: keywords };
 }
 
 function isAsciiLowercase(code: number): boolean {
   return code >= 97 && code <= 122;
-}
-
-/** Adds 1-based lines and columns (rows split at `\n` only, as tree-sitter counts them). */
-function withPositions(text: string, found: readonly { name: string; start: number }[]): NameUse[] {
-  const names: NameUse[] = new Array<NameUse>(found.length);
-  let line = 1;
-  let lineStart = 0;
-  let nextBreak = text.indexOf('\n');
-  for (let index = 0; index < found.length; index += 1) {
-    const { name, start } = found[index] as { name: string; start: number };
-    while (nextBreak !== -1 && nextBreak < start) {
-      line += 1;
-      lineStart = nextBreak + 1;
-      nextBreak = text.indexOf('\n', lineStart);
-    }
-    names[index] = { name, start, line, column: start - lineStart + 1 };
-  }
-  return names;
 }
