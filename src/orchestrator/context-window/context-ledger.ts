@@ -3,7 +3,6 @@ import type { ModelToolDefinition } from '../../model/model-adapter.js';
 import type { ContextSummary, ContextWindowState } from './context-window-state.js';
 import { messageTokens, toolsTokens } from './estimate-tokens.js';
 import { placeholderOf } from './mask-observations.js';
-import type { Placeholder } from './mask-observations.js';
 import { summaryMessage } from './summary-message.js';
 
 /**
@@ -25,8 +24,12 @@ export class ContextLedger {
   /** Positions by tool call id, brought up to date only when asked (at a reduction), not per turn. */
   readonly #positions = new Map<string, number>();
   #indexedPositions = 0;
-  /** The placeholder of the tool message at each position, made once, when it is first masked. */
-  readonly #placeholders: (Placeholder | undefined)[] = [];
+  /**
+   * The placeholder of the tool message at each position, made once, when it is first masked, and
+   * its tokens (kept apart, so a run that masks hundreds keeps no object more than the messages).
+   */
+  readonly #placeholders: (ToolMessage | undefined)[] = [];
+  readonly #placeholderTokens: number[] = [];
   /** The tool call ids of the state's `maskedToolCallIds`, as a set. */
   readonly masked = new Set<string>();
   /** The positions of the masked results, in the order they were masked, each once. */
@@ -123,7 +126,7 @@ export class ContextLedger {
         if (index >= this.#viewLength) continue;
         if (summary !== undefined && index >= summary.start && index < summary.end) continue;
         view[summary !== undefined && index >= summary.end ? index - shift : index] =
-          this.placeholderAt(position).message;
+          this.placeholderAt(position);
       }
     }
     this.#view = view;
@@ -180,16 +183,19 @@ export class ContextLedger {
 
   /** The tokens masking the result at `position` saves (0 when it would save nothing). */
   maskSavingAt(position: number): number {
-    return Math.max(0, this.tokens[this.toolIndices[position]!]! - this.placeholderAt(position).tokens);
+    this.placeholderAt(position);
+    return Math.max(0, this.tokens[this.toolIndices[position]!]! - this.#placeholderTokens[position]!);
   }
 
   /** The placeholder sent for the result at `position`. */
-  placeholderAt(position: number): Placeholder {
+  placeholderAt(position: number): ToolMessage {
     let placeholder = this.#placeholders[position];
     if (placeholder === undefined) {
       const original = this.#transcript![this.toolIndices[position]!] as ToolMessage;
-      placeholder = placeholderOf(original, this.toolCallAt(position), this.countTokens);
+      const made = placeholderOf(original, this.toolCallAt(position), this.countTokens);
+      placeholder = made.message;
       this.#placeholders[position] = placeholder;
+      this.#placeholderTokens[position] = made.tokens;
     }
     return placeholder;
   }
@@ -197,7 +203,7 @@ export class ContextLedger {
   /** The placeholder sent for the tool message `message` answering `id`, or `message` when it has none. */
   placeholder(id: string, message: ChatMessage): ChatMessage {
     const position = this.positionOf(id);
-    return position === undefined ? message : this.placeholderAt(position).message;
+    return position === undefined ? message : this.placeholderAt(position);
   }
 
   /** The estimated tokens of the tool definitions, counted once per tool list. */
@@ -239,6 +245,7 @@ export class ContextLedger {
     this.#positions.clear();
     this.#indexedPositions = 0;
     this.#placeholders.length = 0;
+    this.#placeholderTokens.length = 0;
     this.masked.clear();
     this.#maskedOrder.length = 0;
     this.maskedSaving = 0;

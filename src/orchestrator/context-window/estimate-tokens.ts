@@ -25,17 +25,7 @@ const nonAscii = /[\u0080-\uffff]/;
  * estimateTokens('const answer = 42;'); // 5
  */
 export function estimateTokens(text: string): number {
-  return looksAscii(text) ? asciiTokens(text.length) : estimateTokenCount(text);
-}
-
-/** {@link estimateTokens} of an ASCII text `length` characters long. */
-export function asciiTokens(length: number): number {
-  return Math.ceil(length / asciiCharactersPerToken);
-}
-
-/** True when every character of `text` is ASCII (read whole, unlike the sampled check of long texts). */
-export function isAscii(text: string): boolean {
-  return !nonAscii.test(text);
+  return looksAscii(text) ? Math.ceil(text.length / asciiCharactersPerToken) : estimateTokenCount(text);
 }
 
 function looksAscii(text: string): boolean {
@@ -51,7 +41,7 @@ function looksAscii(text: string): boolean {
 export const defaultCountTokens = estimateTokens;
 
 /** Tokens the chat template adds around each message (role, separators), as OpenAI counts them. */
-export const perMessageTokens = 4;
+const perMessageTokens = 4;
 /** Tokens around each tool call in an assistant message (id, type, braces). */
 const perToolCallTokens = 8;
 

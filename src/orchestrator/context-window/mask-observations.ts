@@ -1,12 +1,6 @@
 import type { ToolCall, ToolMessage } from '../../model/messages.js';
 import type { ContextLedger } from './context-ledger.js';
-import {
-  asciiTokens,
-  defaultCountTokens,
-  isAscii,
-  messageTokens,
-  perMessageTokens,
-} from './estimate-tokens.js';
+import { messageTokens } from './estimate-tokens.js';
 
 /** The longest arguments quoted in a placeholder; longer ones are cut with `…`. */
 const maxQuotedArguments = 120;
@@ -20,9 +14,7 @@ export interface Placeholder {
 /**
  * The message sent instead of the elided tool result `original`: the same `tool_call_id` (so the
  * pairing with its call is untouched), and a note of what was elided and how to get it again; and
- * its estimated tokens as `countTokens` counts them. With the default counter the count comes from
- * the parts: the note's own words are ASCII, so the text is ASCII when the tool's name and quoted
- * arguments are, and it is not read again (a run masks hundreds).
+ * its estimated tokens as `countTokens` counts them.
  */
 export function placeholderOf(
   original: ToolMessage,
@@ -37,11 +29,10 @@ export function placeholderOf(
   // Short: a long run sends hundreds of these, and their sum is the floor of what masking can reach.
   const content = `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`;
   const message: ToolMessage = { role: 'tool', tool_call_id: original.tool_call_id, content };
-  const tokens =
-    countTokens === defaultCountTokens && isAscii(name) && isAscii(quoted)
-      ? perMessageTokens + asciiTokens(content.length)
-      : messageTokens(message, countTokens);
-  return { message, tokens };
+  // Counting reads the text, which also makes V8 flatten the tree of pieces the template literal
+  // made into one string: a placeholder lives as long as the run, and every young-generation GC
+  // until then would copy each piece (a run masks hundreds).
+  return { message, tokens: messageTokens(message, countTokens) };
 }
 
 /** `18234` as `18,234`, as `toLocaleString('en-US')` writes it, without its cost (a run masks hundreds). */
