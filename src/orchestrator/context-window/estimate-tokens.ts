@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 
 /** Characters per token of ASCII text: code and English prose on DeepSeek's and OpenAI's tokenizers. */
-const asciiCharactersPerToken = 4;
+export const asciiCharactersPerToken = 4;
 /**
  * Texts up to this long are checked for non-ASCII characters whole; longer ones at every 64th
  * character, so a run of non-ASCII characters (a line of CJK text) that long is always seen.
@@ -28,6 +28,11 @@ export function estimateTokens(text: string): number {
   return looksAscii(text) ? Math.ceil(text.length / asciiCharactersPerToken) : estimateTokenCount(text);
 }
 
+/** True when every character of `text` is ASCII (checked whole, unlike the estimate's sampling). */
+export function isAscii(text: string): boolean {
+  return !nonAscii.test(text);
+}
+
 function looksAscii(text: string): boolean {
   const length = text.length;
   if (length <= checkStride * 4) return !nonAscii.test(text);
@@ -41,7 +46,7 @@ function looksAscii(text: string): boolean {
 export const defaultCountTokens = estimateTokens;
 
 /** Tokens the chat template adds around each message (role, separators), as OpenAI counts them. */
-const perMessageTokens = 4;
+export const perMessageTokens = 4;
 /** Tokens around each tool call in an assistant message (id, type, braces). */
 const perToolCallTokens = 8;
 

@@ -1,6 +1,17 @@
 import type { ToolCall, ToolMessage } from '../../model/messages.js';
+import type { ToolCallReference } from '../../tracing/trace-events.js';
+import type { RunState } from '../run-state.js';
 import type { ContextLedger } from './context-ledger.js';
-import { messageTokens } from './estimate-tokens.js';
+import type { ResolvedContextWindow } from './context-window-options.js';
+import { emitCompacted } from './emit-compacted.js';
+import type { ReductionReason } from './emit-compacted.js';
+import {
+  asciiCharactersPerToken,
+  estimateTokens,
+  isAscii,
+  messageTokens,
+  perMessageTokens,
+} from './estimate-tokens.js';
 
 /** The longest arguments quoted in a placeholder; longer ones are cut with `…`. */
 const maxQuotedArguments = 120;
@@ -28,11 +39,18 @@ export function placeholderOf(
   const size = groupThousands(original.content.length);
   // Short: a long run sends hundreds of these, and their sum is the floor of what masking can reach.
   const content = `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`;
+  // Reading a character flattens the tree of pieces the template made into one string: a
+  // placeholder lives as long as the run, and every young-generation GC until then would copy each
+  // piece (a run masks hundreds).
+  content.charCodeAt(0);
   const message: ToolMessage = { role: 'tool', tool_call_id: original.tool_call_id, content };
-  // Counting reads the text, which also makes V8 flatten the tree of pieces the template literal
-  // made into one string: a placeholder lives as long as the run, and every young-generation GC
-  // until then would copy each piece (a run masks hundreds).
-  return { message, tokens: messageTokens(message, countTokens) };
+  // The default estimate of an ASCII text is its length over 4, and the template is ASCII: when the
+  // name and the arguments are too, the count needs no pass over the whole text (a run masks hundreds).
+  const tokens =
+    countTokens === estimateTokens && isAscii(name) && isAscii(quoted)
+      ? perMessageTokens + Math.ceil(content.length / asciiCharactersPerToken)
+      : messageTokens(message, countTokens);
+  return { message, tokens };
 }
 
 /** `18234` as `18,234`, as `toLocaleString('en-US')` writes it, without its cost (a run masks hundreds). */
@@ -66,4 +84,71 @@ export function chooseMasks(
     saved += saving;
   }
   return { positions, saved };
+}
+
+/** What a reduction by masking starts from. */
+export interface MaskRequest {
+  /** The estimate of what would be sent, before calibration. */
+  readonly raw: number;
+  readonly limit: number;
+  /** The estimate (calibrated) past which a call is reduced. */
+  readonly highWater: number;
+  readonly reason: ReductionReason;
+}
+
+/**
+ * The `'mask_observations'` strategy: masks the oldest results down to the low-water mark and
+ * traces `context_compacted`. Returns false when there was nothing to mask.
+ */
+export function maskOldest(
+  state: RunState,
+  window: ResolvedContextWindow,
+  ledger: ContextLedger,
+  request: MaskRequest,
+): boolean {
+  const context = state.contextWindow!;
+  const { raw, limit } = request;
+  const why = request.reason;
+  const target = Math.floor(limit * window.lowWaterMark);
+  // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
+  const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
+  const latest = lastTurnResults(state);
+  const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
+  const chosen = chooseMasks(ledger, keep, excess);
+  ledger.mask(chosen.positions, context);
+  let positions = chosen.positions;
+  let saved = chosen.saved;
+  // keepRecent yields when the call would not fit otherwise: then recent results are masked
+  // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
+  // the next calls fit without another reduction.
+  const overLimit = why === 'overflow' ? 0 : raw - saved - request.highWater / context.calibration;
+  if (overLimit > 0 && keep > latest) {
+    const more = chooseMasks(ledger, latest, raw - saved - target / context.calibration);
+    ledger.mask(more.positions, context);
+    positions = [...positions, ...more.positions];
+    saved += more.saved;
+  }
+  if (positions.length === 0) return false;
+  emitCompacted(
+    state,
+    'mask_observations',
+    why,
+    Math.round(raw * context.calibration),
+    raw - saved,
+    limit,
+    positions.map((position): ToolCallReference => ({
+      id: ledger.toolOrder[position]!,
+      name: ledger.toolCallAt(position)?.function.name ?? '',
+    })),
+    0,
+  );
+  return true;
+}
+
+/** Tool results answering the transcript's last assistant message: what an overflow keeps. */
+function lastTurnResults(state: RunState): number {
+  let count = 0;
+  for (let index = state.messages.length - 1; index >= 0 && state.messages[index]!.role === 'tool'; index--)
+    count++;
+  return count;
 }

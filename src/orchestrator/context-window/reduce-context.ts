@@ -1,22 +1,19 @@
 import type { ContextLengthError } from '../../errors/context-length-error.js';
-import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 import type { Usage } from '../../model/usage.js';
-import type { ToolCallReference } from '../../tracing/trace-events.js';
-import { raceAbort } from '../race-abort.js';
 import type { RunConfig } from '../run-config.js';
 import type { RunState } from '../run-state.js';
-import { pairingProblem } from './check-pairing.js';
 import { ContextLedger } from './context-ledger.js';
 import type { ResolvedContextWindow } from './context-window-options.js';
 import type { ContextWindowState } from './context-window-state.js';
-import { chooseMasks } from './mask-observations.js';
+import { reduceWithStrategy } from './custom-strategy.js';
+import type { ReductionReason } from './emit-compacted.js';
+import { maskOldest } from './mask-observations.js';
 import { summarizeOldestTurns } from './summarize-turns.js';
 import { summaryMessage } from './summary-message.js';
 
-/** Why the context is reduced: the next call would pass the limit, or the provider refused it as too long. */
-export type ReductionReason = 'high_water' | 'overflow';
+export type { ReductionReason } from './emit-compacted.js';
 
 const ledgers = new WeakMap<ContextWindowState, ContextLedger>();
 /** A reduction starts when the estimate passes this fraction of the limit. */
@@ -47,7 +44,8 @@ export interface ContextPlan {
  * transcript since the last call, and when the estimate passes the limit (or the provider refused
  * the last attempt), reduces down to the low-water mark with the run's strategy and traces
  * `context_compacted`. Earlier reductions stay in force, so the sent prefix changes only at a
- * reduction. The transcript itself is never changed.
+ * reduction. The transcript itself is never changed. Only a summary or a custom strategy makes the
+ * plan a promise; masking answers at once.
  */
 export function applyContextWindow(
   state: RunState,
@@ -65,14 +63,14 @@ export function applyContextWindow(
   const toolTokens = ledger.toolsTokens(tools);
   const sent = fromTranscript ? ledger.view(context.summary) : maskedCopy(messages, ledger);
   const raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
-  // The newest messages' estimate is not corrected by a provider count yet: keep a margin. Below
-  // it (most calls) nothing is awaited.
-  if (reason === undefined && raw * context.calibration <= limit * highWaterMargin) {
+  // The newest messages' estimate is not corrected by a provider count yet: keep a margin.
+  const highWater = limit * highWaterMargin;
+  const overflow = reason !== undefined;
+  if (!overflow && raw * context.calibration <= highWater) {
     return finishPlan(
       state,
       { messages: sent, raw, messagesGrow: fromTranscript, reduced: true },
-      limit,
-      reason,
+      { limit, overflow },
     );
   }
   return reduce(state, config, ledger, {
@@ -81,105 +79,88 @@ export function applyContextWindow(
     raw,
     toolTokens,
     limit,
+    highWater,
     reason: reason ?? 'high_water',
-    overflow: reason !== undefined,
+    overflow,
   });
 }
 
-/** The reduction of `applyContextWindow`, when the estimate passed the limit or the provider refused the call. */
-async function reduce(
+/** What a reduction starts from: the call's messages, their estimate and the limit. */
+interface ReductionRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly sent: readonly ChatMessage[];
+  readonly raw: number;
+  readonly toolTokens: number;
+  readonly limit: number;
+  /** The estimate (calibrated) past which a call is reduced. */
+  readonly highWater: number;
+  readonly reason: ReductionReason;
+  readonly overflow: boolean;
+}
+
+/**
+ * The reduction of `applyContextWindow`, when the estimate passed the limit or the provider refused
+ * the call. Masking needs no await, so it answers at once; a summary or a custom strategy is awaited.
+ */
+function reduce(
   state: RunState,
   config: RunConfig,
   ledger: ContextLedger,
-  request: {
-    readonly messages: readonly ChatMessage[];
-    readonly sent: readonly ChatMessage[];
-    readonly raw: number;
-    readonly toolTokens: number;
-    readonly limit: number;
-    readonly reason: ReductionReason;
-    readonly overflow: boolean;
-  },
-): Promise<ContextPlan> {
-  const window = config.contextWindow!;
-  const context = state.contextWindow!;
-  const { messages, toolTokens, limit } = request;
-  const why = request.reason;
-  const target = Math.floor(limit * window.lowWaterMark);
-  const fromTranscript = messages === state.messages;
-  let sent = request.sent;
-  let raw = request.raw;
-  let reduced = !request.overflow;
-  let messagesGrow = fromTranscript;
-  const before = Math.round(raw * context.calibration);
-  const strategy = window.strategy;
+  request: ReductionRequest,
+): ContextPlan | Promise<ContextPlan> {
+  const strategy = config.contextWindow!.strategy;
   if (typeof strategy === 'function') {
-    sent = await customReduction(state, strategy, sent, { tokens: before, limit, target, reason: why });
-    messagesGrow = false;
-    raw = ledger.countMessages(sent) + toolTokens;
-    reduced = true;
-    emitCompacted(state, 'custom', why, before, raw, limit, [], Math.max(0, messages.length - sent.length));
-  } else {
-    let summarized = false;
-    if (strategy === 'summarize' && fromTranscript) {
-      summarized = await summarizeOldestTurns(state, config, ledger, {
-        reason: why,
-        excess: raw - target / context.calibration,
-        before,
-        limit,
-      });
-    }
-    if (!summarized) {
-      // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
-      const excess = why === 'overflow' ? Number.POSITIVE_INFINITY : raw - target / context.calibration;
-      const latest = lastTurnResults(state);
-      const keep = why === 'overflow' ? Math.min(window.keepRecent, latest) : window.keepRecent;
-      const chosen = chooseMasks(ledger, keep, excess);
-      ledger.mask(chosen.positions, context);
-      let positions = chosen.positions;
-      let saved = chosen.saved;
-      // keepRecent yields when the call would not fit otherwise: then recent results are masked
-      // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
-      // the next calls fit without another reduction.
-      const overLimit =
-        why === 'overflow' ? 0 : raw - saved - (limit * highWaterMargin) / context.calibration;
-      if (overLimit > 0 && keep > latest) {
-        const more = chooseMasks(ledger, latest, raw - saved - target / context.calibration);
-        ledger.mask(more.positions, context);
-        positions = [...positions, ...more.positions];
-        saved += more.saved;
-      }
-      if (positions.length > 0) {
-        reduced = true;
-        emitCompacted(
-          state,
-          'mask_observations',
-          why,
-          before,
-          raw - saved,
-          limit,
-          positions.map((position): ToolCallReference => ({
-            id: ledger.toolOrder[position]!,
-            name: ledger.toolCallAt(position)?.function.name ?? '',
-          })),
-          0,
-        );
-      }
-    } else {
-      reduced = true;
-    }
-    sent = fromTranscript ? ledger.view(context.summary) : maskedCopy(messages, ledger);
-    raw = rawTokens(state, ledger, sent, fromTranscript) + toolTokens;
+    return reduceWithStrategy(state, config, ledger, request).then((reduced) =>
+      finishPlan(state, { ...reduced, messagesGrow: false, reduced: true }, request),
+    );
   }
-  return finishPlan(
-    state,
-    { messages: sent, raw, messagesGrow, reduced },
-    limit,
-    request.overflow ? why : undefined,
-  );
+  if (strategy === 'summarize' && request.messages === state.messages) {
+    return reduceBySummary(state, config, ledger, request);
+  }
+  return maskedPlan(state, config, ledger, request, false);
 }
 
-/** Warns when the call is still over the limit, and keeps its estimate to calibrate against its usage. */
+async function reduceBySummary(
+  state: RunState,
+  config: RunConfig,
+  ledger: ContextLedger,
+  request: ReductionRequest,
+): Promise<ContextPlan> {
+  const context = state.contextWindow!;
+  const target = Math.floor(request.limit * config.contextWindow!.lowWaterMark);
+  const summarized = await summarizeOldestTurns(state, config, ledger, {
+    reason: request.reason,
+    excess: request.raw - target / context.calibration,
+    before: Math.round(request.raw * context.calibration),
+    limit: request.limit,
+  });
+  return maskedPlan(state, config, ledger, request, summarized);
+}
+
+/**
+ * Masks the oldest tool results down to the low-water mark (unless a summary already reduced what
+ * is sent) and plans the call with the new sent view.
+ */
+function maskedPlan(
+  state: RunState,
+  config: RunConfig,
+  ledger: ContextLedger,
+  request: ReductionRequest,
+  summarized: boolean,
+): ContextPlan {
+  const messages = request.messages;
+  const fromTranscript = messages === state.messages;
+  let reduced = !request.overflow || summarized;
+  if (!summarized && maskOldest(state, config.contextWindow!, ledger, request)) reduced = true;
+  const sent = fromTranscript ? ledger.view(state.contextWindow!.summary) : maskedCopy(messages, ledger);
+  const raw = rawTokens(state, ledger, sent, fromTranscript) + request.toolTokens;
+  return finishPlan(state, { messages: sent, raw, messagesGrow: fromTranscript, reduced }, request);
+}
+
+/**
+ * Warns when the call is still over the limit (unless the provider refused it, when the retry tells),
+ * and keeps its estimate to calibrate against its usage.
+ */
 function finishPlan(
   state: RunState,
   plan: {
@@ -188,12 +169,12 @@ function finishPlan(
     readonly messagesGrow: boolean;
     readonly reduced: boolean;
   },
-  limit: number,
-  reason: ReductionReason | undefined,
+  request: { readonly limit: number; readonly overflow: boolean },
 ): ContextPlan {
   const context = state.contextWindow!;
+  const limit = request.limit;
   const tokens = Math.round(plan.raw * context.calibration);
-  if (tokens > limit && reason === undefined) {
+  if (tokens > limit && !request.overflow) {
     state.trace.emit('warning', {
       code: 'context_over_limit',
       message: `The call sends about ${tokens} tokens, over the context window's limit of ${limit} (maxTokens ${context.maxTokens} less reserveOutputTokens) even after reducing: the most recent messages alone are that large. Lower keepRecent or raise maxTokens.`,
@@ -264,63 +245,4 @@ function rawTokens(
       ledger.rangeTokens(summary.start, summary.end);
   }
   return tokens;
-}
-
-/** Tool results answering the transcript's last assistant message: what an overflow keeps. */
-function lastTurnResults(state: RunState): number {
-  let count = 0;
-  for (let index = state.messages.length - 1; index >= 0 && state.messages[index]!.role === 'tool'; index--)
-    count++;
-  return count;
-}
-
-async function customReduction(
-  state: RunState,
-  strategy: Extract<ResolvedContextWindow['strategy'], (...args: never[]) => unknown>,
-  messages: readonly ChatMessage[],
-  info: { tokens: number; limit: number; target: number; reason: ReductionReason },
-): Promise<readonly ChatMessage[]> {
-  const signal = state.signal;
-  const pending = strategy(messages, {
-    ...info,
-    turn: state.turns,
-    ...(signal === undefined ? {} : { signal }),
-  });
-  const result: unknown = await (signal === undefined
-    ? pending
-    : raceAbort(Promise.resolve(pending), signal));
-  const problem = pairingProblem(result);
-  if (problem !== undefined) {
-    throw new InvalidArgumentError({
-      argument: 'contextWindow.strategy()',
-      value: result,
-      message: `${problem}. A strategy must keep every assistant tool call answered by its tool message right after it (drop or keep a call and its results together).`,
-    });
-  }
-  // Copied: the strategy may reuse its array, and an event's snapshot must not change.
-  return [...(result as readonly ChatMessage[])];
-}
-
-/** Traces one reduction. */
-export function emitCompacted(
-  state: RunState,
-  strategy: 'mask_observations' | 'summarize' | 'custom',
-  reason: ReductionReason,
-  tokensBefore: number,
-  rawAfter: number,
-  limit: number,
-  maskedToolCalls: readonly ToolCallReference[],
-  removedMessageCount: number,
-  extra: { summary?: string; usage?: Usage; durationMs?: number } = {},
-): void {
-  state.trace.emit('context_compacted', {
-    strategy,
-    reason,
-    tokensBefore,
-    tokensAfter: Math.round(rawAfter * state.contextWindow!.calibration),
-    limit,
-    maskedToolCalls,
-    removedMessageCount,
-    ...extra,
-  });
 }

@@ -6,8 +6,8 @@ import { raceAbort } from '../race-abort.js';
 import type { RunConfig } from '../run-config.js';
 import type { RunState } from '../run-state.js';
 import type { ContextLedger } from './context-ledger.js';
-import type { ReductionReason } from './reduce-context.js';
-import { emitCompacted } from './reduce-context.js';
+import { emitCompacted } from './emit-compacted.js';
+import type { ReductionReason } from './emit-compacted.js';
 import { summaryMessage } from './summary-message.js';
 
 /** What the summary call is asked to do. */
