@@ -12,10 +12,9 @@ import type { CheckedResponse } from './check-response.js';
 import { raceAbort } from './race-abort.js';
 import { readModelStream } from './read-model-stream.js';
 import { applyContextWindow, learnFromRefusal, recordContextCall } from './context-window/reduce-context.js';
-import type { TraceEventData } from '../tracing/trace-events.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
-import { lazySnapshot } from './run-state.js';
+import { LlmCallData } from './llm-call-data.js';
 
 /** What one model call sends: the turn's messages, tools and tool choice. */
 export interface CallModelOptions {
@@ -109,21 +108,16 @@ export async function callModelStep(
   state.turns++;
   state.usage = addUsage(state.usage, response.usage);
   state.lastResponse = response;
-  const sent = messages;
-  const snapshot = messagesGrow ? lazySnapshot(sent, messageCount) : () => sent;
   if (contextTokens !== undefined) recordContextCall(state.contextWindow!, contextTokens, response.usage);
-  const data: { -readonly [Key in keyof TraceEventData['llm_call']]: TraceEventData['llm_call'][Key] } = {
-    get messages() {
-      return snapshot();
-    },
+  const data = new LlmCallData({
+    sent: messages,
+    sentGrows: messagesGrow,
     messageCount,
     response,
-    usage: response.usage,
     durationMs,
     finalAnswer: options.finalAnswer,
-  };
-  // Added after, not spread in: a spread makes an object of a new shape on every call.
-  if (contextTokens !== undefined) data.contextTokens = contextTokens;
+    contextTokens,
+  });
   state.trace.emit('llm_call', data);
   if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
     state.trace.emit('reasoning_content', { content: response.reasoning_content });

@@ -70,13 +70,3 @@ export interface RunState {
    */
   readonly wakeReaders: (() => void) | undefined;
 }
-
-/**
- * Returns a getter for the first `count` messages. The transcript only ever grows, so slicing
- * lazily on first access gives the same array an eager copy would, without copying every turn
- * (which made long runs quadratic).
- */
-export function lazySnapshot(messages: readonly ChatMessage[], count: number): () => readonly ChatMessage[] {
-  let copy: readonly ChatMessage[] | undefined;
-  return () => (copy ??= messages.slice(0, count));
-}

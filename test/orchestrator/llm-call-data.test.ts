@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage, ModelResponse } from '../../src/index.js';
+import { LlmCallData } from '../../src/orchestrator/llm-call-data.js';
+
+const response: ModelResponse = {
+  content: 'hi',
+  finish_reason: 'stop',
+  usage: { promptTokens: 3, completionTokens: 1, totalTokens: 4, reasoningTokens: 0, cachedPromptTokens: 0 },
+};
+
+function data(sent: readonly ChatMessage[], sentGrows: boolean, contextTokens?: number): LlmCallData {
+  return new LlmCallData({
+    sent,
+    sentGrows,
+    messageCount: sent.length,
+    response,
+    durationMs: 5,
+    finalAnswer: false,
+    contextTokens,
+  });
+}
+
+describe('LlmCallData: the data of an llm_call event', () => {
+  it('reads like the plain object it stands for: own enumerable keys in order, spread and JSON alike', () => {
+    const sent: ChatMessage[] = [{ role: 'user', content: 'go' }];
+    const plain = {
+      messages: [{ role: 'user', content: 'go' }],
+      messageCount: 1,
+      response,
+      usage: response.usage,
+      durationMs: 5,
+      finalAnswer: false,
+    };
+    const made = data(sent, true);
+    expect(Object.keys(made)).toEqual(Object.keys(plain));
+    expect({ ...made }).toEqual(plain);
+    expect(JSON.parse(JSON.stringify(made))).toEqual(plain);
+    expect('contextTokens' in made).toBe(false);
+    expect(Object.keys(data(sent, true, 42))).toEqual([...Object.keys(plain), 'contextTokens']);
+    expect(data(sent, true, 42).contextTokens).toBe(42);
+  });
+
+  it('keeps the prefix that was sent from an array that grows, copied once on first read', () => {
+    const transcript: ChatMessage[] = [{ role: 'user', content: 'go' }];
+    const made = data(transcript, true);
+    transcript.push({ role: 'assistant', content: 'later' });
+    const first = made.messages;
+    expect(first).toEqual([{ role: 'user', content: 'go' }]);
+    expect(first).not.toBe(transcript);
+    transcript.push({ role: 'user', content: 'more' });
+    expect(made.messages).toBe(first);
+  });
+
+  it('hands out an array that does not grow as it is', () => {
+    const copy: ChatMessage[] = [{ role: 'user', content: 'go' }];
+    expect(data(copy, false).messages).toBe(copy);
+  });
+});
