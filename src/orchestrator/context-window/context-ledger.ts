@@ -30,8 +30,10 @@ export class ContextLedger {
    */
   readonly #placeholders: (ToolMessage | undefined)[] = [];
   readonly #placeholderTokens: number[] = [];
-  /** The tool call ids of the state's `maskedToolCallIds`, as a set. */
-  readonly masked = new Set<string>();
+  /** 1 where the result at that position is masked, else 0. */
+  readonly #maskedAt: number[] = [];
+  /** Masked ids (of `maskedToolCallIds`) that no tool message of the transcript answers yet. */
+  readonly #orphans = new Set<string>();
   /** The positions of the masked results, in the order they were masked, each once. */
   readonly #maskedOrder: number[] = [];
   /** Tokens saved by the masks applied so far. */
@@ -46,6 +48,8 @@ export class ContextLedger {
   #view: ChatMessage[] | undefined;
   /** The transcript messages `#view` stands for, and the masks and summary it was made with. */
   #viewLength = 0;
+  /** The position of the last tool message `#view` has (where its next one is looked for from). */
+  #viewTools = 0;
   #viewMasks = 0;
   #viewSummary: ContextSummary | undefined;
   #tools: readonly ModelToolDefinition[] | undefined;
@@ -64,18 +68,20 @@ export class ContextLedger {
       this.tokens.push(tokens);
       this.total += tokens;
       if (message.role === 'tool') {
-        this.toolOrder.push(message.tool_call_id);
+        const id = message.tool_call_id;
+        this.toolOrder.push(id);
         this.toolIndices.push(index);
+        this.#maskedAt.push(0);
+        if (this.#orphans.size > 0 && this.#orphans.delete(id)) this.#applyMask(this.toolOrder.length - 1);
       }
     }
     // Masks added by others than `mask` (a resumed run's state): found by id.
     const masked = state.maskedToolCallIds;
     for (; this.#masksApplied < masked.length; this.#masksApplied++) {
       const id = masked[this.#masksApplied]!;
-      if (this.masked.has(id)) continue;
       const position = this.positionOf(id);
-      if (position === undefined) this.masked.add(id);
-      else this.#applyMask(position, id);
+      if (position === undefined) this.#orphans.add(id);
+      else if (this.#maskedAt[position] === 0) this.#applyMask(position);
     }
   }
 
@@ -87,15 +93,14 @@ export class ContextLedger {
     const masked = state.maskedToolCallIds;
     if (this.#masksApplied !== masked.length) this.sync(this.#transcript!, state);
     for (const position of positions) {
-      const id = this.toolOrder[position]!;
-      masked.push(id);
-      this.#applyMask(position, id);
+      masked.push(this.toolOrder[position]!);
+      this.#applyMask(position);
     }
     this.#masksApplied = masked.length;
   }
 
-  #applyMask(position: number, id: string): void {
-    this.masked.add(id);
+  #applyMask(position: number): void {
+    this.#maskedAt[position] = 1;
     this.#maskedOrder.push(position);
     this.maskedSaving += this.maskSavingAt(position);
   }
@@ -114,6 +119,7 @@ export class ContextLedger {
     if (view === undefined || this.#viewSummary !== summary) {
       view = [];
       this.#viewLength = 0;
+      this.#viewTools = 0;
       this.#viewSummary = summary;
     } else if (this.#viewMasks !== maskCount) {
       // New masks: a copy of the view with their placeholders put in (masks come in steps, and
@@ -131,6 +137,9 @@ export class ContextLedger {
     }
     this.#view = view;
     this.#viewMasks = maskCount;
+    const indices = this.toolIndices;
+    const maskedAt = this.#maskedAt;
+    let position = this.#viewTools;
     let index = this.#viewLength;
     for (; index < transcript.length; index++) {
       if (summary !== undefined && index === summary.start) {
@@ -139,13 +148,16 @@ export class ContextLedger {
         continue;
       }
       const message = transcript[index]!;
-      view.push(
-        message.role === 'tool' && this.masked.has(message.tool_call_id)
-          ? this.placeholder(message.tool_call_id, message)
-          : message,
-      );
+      if (message.role !== 'tool') {
+        view.push(message);
+        continue;
+      }
+      // Tool messages come in transcript order: the next position (past a summary's) is this one's.
+      while (indices[position]! < index) position++;
+      view.push(maskedAt[position] === 1 ? this.placeholderAt(position) : message);
     }
     this.#viewLength = index;
+    this.#viewTools = position;
     return view;
   }
 
@@ -175,10 +187,25 @@ export class ContextLedger {
 
   /** The oldest position not masked (masks go oldest first, so few are passed again). */
   oldestUnmasked(): number {
-    const order = this.toolOrder;
-    while (this.#unmaskedFrom < order.length && this.masked.has(order[this.#unmaskedFrom]!))
-      this.#unmaskedFrom++;
+    const maskedAt = this.#maskedAt;
+    while (this.#unmaskedFrom < maskedAt.length && maskedAt[this.#unmaskedFrom] === 1) this.#unmaskedFrom++;
     return this.#unmaskedFrom;
+  }
+
+  /** True when the result at `position` is masked. */
+  isMaskedAt(position: number): boolean {
+    return this.#maskedAt[position] === 1;
+  }
+
+  /** True when the result answering `id` is masked (or will be, once the transcript has it). */
+  isMasked(id: string): boolean {
+    const position = this.positionOf(id);
+    return position === undefined ? this.#orphans.has(id) : this.#maskedAt[position] === 1;
+  }
+
+  /** How many results are masked. */
+  get maskedCount(): number {
+    return this.#maskedOrder.length;
   }
 
   /** The tokens masking the result at `position` saves (0 when it would save nothing). */
@@ -246,7 +273,8 @@ export class ContextLedger {
     this.#indexedPositions = 0;
     this.#placeholders.length = 0;
     this.#placeholderTokens.length = 0;
-    this.masked.clear();
+    this.#maskedAt.length = 0;
+    this.#orphans.clear();
     this.#maskedOrder.length = 0;
     this.maskedSaving = 0;
     this.#masksApplied = 0;

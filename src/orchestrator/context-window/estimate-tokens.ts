@@ -10,6 +10,8 @@ export const asciiCharactersPerToken = 4;
  */
 const checkStride = 64;
 const nonAscii = /[\u0080-\uffff]/;
+/** Texts up to this long are checked character by character. */
+const shortText = 32;
 
 /**
  * The default token counter, made to cost next to nothing per message: ASCII text (code, English,
@@ -30,12 +32,19 @@ export function estimateTokens(text: string): number {
 
 /** True when every character of `text` is ASCII (checked whole, unlike the estimate's sampling). */
 export function isAscii(text: string): boolean {
+  const length = text.length;
+  // Short texts (names, arguments) are read character by character: cheaper than a call of a
+  // regular expression.
+  if (length <= shortText) {
+    for (let index = 0; index < length; index++) if (text.charCodeAt(index) > 0x7f) return false;
+    return true;
+  }
   return !nonAscii.test(text);
 }
 
 function looksAscii(text: string): boolean {
   const length = text.length;
-  if (length <= checkStride * 4) return !nonAscii.test(text);
+  if (length <= checkStride * 4) return isAscii(text);
   for (let index = checkStride >> 1; index < length; index += checkStride) {
     if (text.charCodeAt(index) > 0x7f) return false;
   }
@@ -67,10 +76,21 @@ export function messageTokens(message: ChatMessage, countTokens: (text: string) 
   return tokens;
 }
 
-/** The estimated tokens of the tool definitions a call sends (their JSON). */
+/** Counts of tool lists, kept across runs: an orchestrator sends the same list on every call. */
+const toolsCounts = new WeakMap<
+  readonly ModelToolDefinition[],
+  { readonly countTokens: (text: string) => number; readonly tokens: number }
+>();
+
+/** The estimated tokens of the tool definitions a call sends (their JSON), counted once per list and counter. */
 export function toolsTokens(
   tools: readonly ModelToolDefinition[],
   countTokens: (text: string) => number,
 ): number {
-  return tools.length === 0 ? 0 : countTokens(JSON.stringify(tools));
+  if (tools.length === 0) return 0;
+  const counted = toolsCounts.get(tools);
+  if (counted !== undefined && counted.countTokens === countTokens) return counted.tokens;
+  const tokens = countTokens(JSON.stringify(tools));
+  toolsCounts.set(tools, { countTokens, tokens });
+  return tokens;
 }

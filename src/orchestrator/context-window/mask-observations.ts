@@ -73,11 +73,9 @@ export function chooseMasks(
 ): { readonly positions: number[]; readonly saved: number } {
   const positions: number[] = [];
   let saved = 0;
-  const order = ledger.toolOrder;
-  const masked = ledger.masked;
-  const last = order.length - keepRecent;
+  const last = ledger.toolOrder.length - keepRecent;
   for (let position = ledger.oldestUnmasked(); position < last && saved < excess; position++) {
-    if (masked.has(order[position]!)) continue;
+    if (ledger.isMaskedAt(position)) continue;
     const saving = ledger.maskSavingAt(position);
     if (saving <= 0) continue;
     positions.push(position);

@@ -221,9 +221,9 @@ export function learnFromRefusal(context: ContextWindowState, error: ContextLeng
 
 /** A hook's messages with the masked results replaced (by tool call id). */
 function maskedCopy(messages: readonly ChatMessage[], ledger: ContextLedger): readonly ChatMessage[] {
-  if (ledger.masked.size === 0) return messages;
+  if (ledger.maskedCount === 0) return messages;
   return messages.map((message) =>
-    message.role === 'tool' && ledger.masked.has(message.tool_call_id)
+    message.role === 'tool' && ledger.isMasked(message.tool_call_id)
       ? ledger.placeholder(message.tool_call_id, message)
       : message,
   );

@@ -5,7 +5,6 @@ import { ContextLedger } from '../../../src/orchestrator/context-window/context-
 import { createContextWindowState } from '../../../src/orchestrator/context-window/context-window-state.js';
 import type { ContextSummary } from '../../../src/orchestrator/context-window/context-window-state.js';
 import { estimateTokens, messageTokens } from '../../../src/orchestrator/context-window/estimate-tokens.js';
-import { placeholderOf } from '../../../src/orchestrator/context-window/mask-observations.js';
 import { summaryMessage } from '../../../src/orchestrator/context-window/summary-message.js';
 
 /** What is sent, built from scratch: the summary for its range, a placeholder for each masked result. */
@@ -151,13 +150,42 @@ describe('ContextLedger.view: the sent view kept between calls', () => {
   });
 });
 
-describe('placeholderOf', () => {
-  it("says what was elided and how to get it back, counted with the caller's counter", () => {
-    const original = { role: 'tool' as const, tool_call_id: 'call_1', content: 'x'.repeat(9000) };
-    const toolCall = { id: 'call_1', type: 'function' as const, function: { name: 'read', arguments: '{}' } };
-    const byWords = (text: string): number => text.split(' ').length;
-    const placeholder = placeholderOf(original, toolCall, byWords);
-    expect(placeholder.message.content).toContain('read({}) returned 9,000 characters');
-    expect(placeholder.tokens).toBe(messageTokens(placeholder.message, byWords));
+describe('ContextLedger: masks by id from the state', () => {
+  it('applies a mask whose result is not in the transcript yet once it arrives, and only to that result', () => {
+    const state = createContextWindowState(32_768);
+    const ledger = new ContextLedger(estimateTokens);
+    const call = (id: string): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: '{}' } }],
+    });
+    const result = (id: string): ChatMessage => ({
+      role: 'tool',
+      tool_call_id: id,
+      content: 'x'.repeat(4000),
+    });
+    const transcript: ChatMessage[] = [{ role: 'user', content: 'task' }, call('call_a'), result('call_a')];
+    // A resumed run's state, or a replaced transcript that no longer has the masked result.
+    state.maskedToolCallIds.push('call_b');
+    ledger.sync(transcript, state);
+    expect(ledger.maskedCount).toBe(0);
+    expect(ledger.isMasked('call_b')).toBe(true);
+    expect(ledger.view(undefined)).toBe(transcript);
+    transcript.push(call('call_b'), result('call_b'), call('call_c'), result('call_c'));
+    ledger.sync(transcript, state);
+    expect(ledger.maskedCount).toBe(1);
+    expect(ledger.isMaskedAt(1)).toBe(true);
+    const view = ledger.view(undefined);
+    expect(view.map((message) => (message.role === 'tool' ? message.content.length : 0))).toEqual([
+      0,
+      0,
+      4000,
+      0,
+      ledger.placeholderAt(1).content.length,
+      0,
+      4000,
+    ]);
+    expect(ledger.placeholderAt(1).content).toContain('read({}) returned 4,000 characters');
+    expect(ledger.maskedSaving).toBe(ledger.maskSavingAt(1));
   });
 });
