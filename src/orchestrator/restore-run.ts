@@ -82,6 +82,7 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
       handles.contextWindowTokens === undefined
         ? undefined
         : restoreContextWindowState(saved.strategyState['contextWindow'], handles.contextWindowTokens),
+    contextLedger: undefined,
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
     fingerprint: handles.fingerprint,

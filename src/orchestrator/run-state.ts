@@ -6,6 +6,7 @@ import type { BudgetOverrun } from './budget.js';
 import type { ApprovalDecision } from '../durable/run-state.js';
 import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
+import type { ContextLedger } from './context-window/context-ledger.js';
 import type { ContextWindowState } from './context-window/context-window-state.js';
 import type { LoopGuardState } from './loop-guard.js';
 import type { RunAbort } from './run-abort.js';
@@ -54,6 +55,12 @@ export interface RunState {
   step: number;
   /** What the context window has reduced and measured (plain JSON); `undefined` when `contextWindow` is off. */
   readonly contextWindow: ContextWindowState | undefined;
+  /**
+   * The context window's token accounting: derived from the transcript and never saved, made on
+   * the first call. A field of the run, not an entry of a `WeakMap` keyed by it: the scavenger keeps
+   * a weak map's values alive, so every run's transcript would reach the old generation.
+   */
+  contextLedger: ContextLedger | undefined;
 
   readonly trace: TraceDispatcher;
   readonly signal: AbortSignal | undefined;

@@ -402,6 +402,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         config.contextWindow === undefined
           ? undefined
           : createContextWindowState(config.contextWindow.maxTokens),
+      contextLedger: undefined,
       trace,
       signal,
       abort,

@@ -15,18 +15,12 @@ import { summaryMessage } from './summary-message.js';
 
 export type { ReductionReason } from './emit-compacted.js';
 
-const ledgers = new WeakMap<ContextWindowState, ContextLedger>();
 /** A reduction starts when the estimate passes this fraction of the limit. */
 const highWaterMargin = 0.95;
 
 /** The accounting of a run's context window, made (and the transcript counted) on first use. */
-export function ledgerOf(state: ContextWindowState, window: ResolvedContextWindow): ContextLedger {
-  let ledger = ledgers.get(state);
-  if (ledger === undefined) {
-    ledger = new ContextLedger(window.countTokens);
-    ledgers.set(state, ledger);
-  }
-  return ledger;
+function ledgerOf(state: RunState, window: ResolvedContextWindow): ContextLedger {
+  return (state.contextLedger ??= new ContextLedger(window.countTokens));
 }
 
 /** What a call sends once the context window is applied, and its estimated size in tokens. */
@@ -56,7 +50,7 @@ export function applyContextWindow(
 ): ContextPlan | Promise<ContextPlan> {
   const window = config.contextWindow!;
   const context = state.contextWindow!;
-  const ledger = ledgerOf(context, window);
+  const ledger = ledgerOf(state, window);
   ledger.sync(state.messages, context);
   const limit = limitOf(context, window);
   const fromTranscript = messages === state.messages;
