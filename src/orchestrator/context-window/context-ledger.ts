@@ -22,7 +22,7 @@ export class ContextLedger {
   /** The transcript index of the tool message at each position. */
   readonly toolIndices: number[] = [];
   /** Positions by tool call id, brought up to date only when asked (at a reduction), not per turn. */
-  readonly #positions = new Map<string, number>();
+  #positions: Map<string, number> | undefined;
   #indexedPositions = 0;
   /**
    * The placeholder of the tool message at each position, made once, when it is first masked, and
@@ -33,7 +33,7 @@ export class ContextLedger {
   /** 1 where the result at that position is masked, else 0. */
   readonly #maskedAt: number[] = [];
   /** Masked ids (of `maskedToolCallIds`) that no tool message of the transcript answers yet. */
-  readonly #orphans = new Set<string>();
+  #orphans: Set<string> | undefined;
   /** The positions of the masked results, in the order they were masked, each once. */
   readonly #maskedOrder: number[] = [];
   /** Tokens saved by the masks applied so far. */
@@ -55,7 +55,7 @@ export class ContextLedger {
   #tools: readonly ModelToolDefinition[] | undefined;
   #toolsTokens = 0;
   /** Counts of messages that are not the transcript's (a hook's or a strategy's), by object. */
-  readonly #others = new WeakMap<ChatMessage, number>();
+  #others: WeakMap<ChatMessage, number> | undefined;
 
   constructor(readonly countTokens: (text: string) => number) {}
 
@@ -72,7 +72,7 @@ export class ContextLedger {
         this.toolOrder.push(id);
         this.toolIndices.push(index);
         this.#maskedAt.push(0);
-        if (this.#orphans.size > 0 && this.#orphans.delete(id)) this.#applyMask(this.toolOrder.length - 1);
+        if (this.#orphans?.delete(id) === true) this.#applyMask(this.toolOrder.length - 1);
       }
     }
     // Masks added by others than `mask` (a resumed run's state): found by id.
@@ -80,7 +80,7 @@ export class ContextLedger {
     for (; this.#masksApplied < masked.length; this.#masksApplied++) {
       const id = masked[this.#masksApplied]!;
       const position = this.positionOf(id);
-      if (position === undefined) this.#orphans.add(id);
+      if (position === undefined) (this.#orphans ??= new Set()).add(id);
       else if (this.#maskedAt[position] === 0) this.#applyMask(position);
     }
   }
@@ -164,10 +164,11 @@ export class ContextLedger {
   /** The position of the tool message answering `id` (the last one, if several do). */
   positionOf(id: string): number | undefined {
     const order = this.toolOrder;
+    const positions = (this.#positions ??= new Map());
     for (; this.#indexedPositions < order.length; this.#indexedPositions++) {
-      this.#positions.set(order[this.#indexedPositions]!, this.#indexedPositions);
+      positions.set(order[this.#indexedPositions]!, this.#indexedPositions);
     }
-    return this.#positions.get(id);
+    return positions.get(id);
   }
 
   /**
@@ -200,7 +201,7 @@ export class ContextLedger {
   /** True when the result answering `id` is masked (or will be, once the transcript has it). */
   isMasked(id: string): boolean {
     const position = this.positionOf(id);
-    return position === undefined ? this.#orphans.has(id) : this.#maskedAt[position] === 1;
+    return position === undefined ? this.#orphans?.has(id) === true : this.#maskedAt[position] === 1;
   }
 
   /** How many results are masked. */
@@ -246,10 +247,11 @@ export class ContextLedger {
   countMessages(messages: readonly ChatMessage[]): number {
     let total = 0;
     for (const message of messages) {
-      let tokens = this.#others.get(message);
+      const others = (this.#others ??= new WeakMap());
+      let tokens = others.get(message);
       if (tokens === undefined) {
         tokens = messageTokens(message, this.countTokens);
-        this.#others.set(message, tokens);
+        others.set(message, tokens);
       }
       total += tokens;
     }
@@ -269,12 +271,12 @@ export class ContextLedger {
     this.total = 0;
     this.toolOrder.length = 0;
     this.toolIndices.length = 0;
-    this.#positions.clear();
+    this.#positions = undefined;
     this.#indexedPositions = 0;
     this.#placeholders.length = 0;
     this.#placeholderTokens.length = 0;
     this.#maskedAt.length = 0;
-    this.#orphans.clear();
+    this.#orphans = undefined;
     this.#maskedOrder.length = 0;
     this.maskedSaving = 0;
     this.#masksApplied = 0;
