@@ -61,14 +61,11 @@ export function applyContextWindow(
   const highWater = limit * highWaterMargin;
   const overflow = reason !== undefined;
   if (!overflow && raw * context.calibration <= highWater) {
-    // Under the high-water mark is under the limit: nothing to warn of (most calls come here).
-    context.pendingEstimate = raw;
-    return {
-      messages: sent,
-      tokens: Math.round(raw * context.calibration),
-      messagesGrow: fromTranscript,
-      reduced: true,
-    };
+    return finishPlan(
+      state,
+      { messages: sent, raw, messagesGrow: fromTranscript, reduced: true },
+      { limit, overflow },
+    );
   }
   return reduce(state, config, ledger, {
     messages,
