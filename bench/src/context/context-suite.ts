@@ -248,9 +248,12 @@ export async function runContextSuite(options: {
         50,
       ),
     ),
+    ...translations.map((language) =>
+      estimates(`TypeScript's messages in ${language} (12 per text)`, diagnosticMessages(language)),
+    ),
   ];
   lines.push(
-    "How close the default estimate (`estimateTokens`: length / 4 for ASCII text, tokenx's for the rest) is to DeepSeek's tokenizer, with tokenx alone and characters / 4 for comparison (the loop corrects any of them with the provider's `prompt_tokens` after each call):",
+    "How close the default estimate (`estimateTokens`: length / 4 for text of ASCII and Latin-1 characters, tokenx's for the rest) is to DeepSeek's tokenizer, with tokenx alone and characters / 4 for comparison (the loop corrects any of them with the provider's `prompt_tokens` after each call):",
     '',
     '| corpus | texts | DeepSeek tokens | default / DeepSeek | default median error | tokenx / DeepSeek | tokenx median error | chars/4 / DeepSeek | chars/4 median error |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -261,6 +264,20 @@ export async function runContextSuite(options: {
     '',
   );
   return { markdown: lines.join('\n') };
+}
+
+/**
+ * Languages of TypeScript's own translated compiler messages (in its package): Latin-1 (de to
+ * pt-br), Latin with other letters (pl), Cyrillic (ru) and CJK.
+ */
+const translations = ['de', 'fr', 'es', 'it', 'pt-br', 'pl', 'ru', 'ja', 'zh-cn', 'ko'] as const;
+
+/** The first 1,800 of TypeScript's compiler messages in `language`, 12 to a text. */
+function diagnosticMessages(language: string): string[] {
+  const messages = JSON.parse(
+    readFileSync(`${root}node_modules/typescript/lib/${language}/diagnosticMessages.generated.json`, 'utf8'),
+  ) as Record<string, string>;
+  return chunk(Object.values(messages).slice(0, 1_800), 12);
 }
 
 function chunk(items: readonly string[], size: number): string[] {

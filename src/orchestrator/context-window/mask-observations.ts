@@ -8,7 +8,7 @@ import type { ReductionReason } from './emit-compacted.js';
 import {
   asciiCharactersPerToken,
   estimateTokens,
-  isAscii,
+  isLatin1,
   messageTokens,
   perMessageTokens,
 } from './estimate-tokens.js';
@@ -44,10 +44,11 @@ export function placeholderOf(
   // piece (a run masks hundreds).
   content.charCodeAt(0);
   const message: ToolMessage = { role: 'tool', tool_call_id: original.tool_call_id, content };
-  // The default estimate of an ASCII text is its length over 4, and the template is ASCII: when the
-  // name and the arguments are too, the count needs no pass over the whole text (a run masks hundreds).
+  // The default estimate of a text with no character above U+00FF is its length over 4, and the
+  // template is ASCII: when the name and the arguments have none either, the count needs no pass
+  // over the whole text (a run masks hundreds).
   const tokens =
-    countTokens === estimateTokens && isAscii(name) && isAscii(quoted)
+    countTokens === estimateTokens && isLatin1(name) && isLatin1(quoted)
       ? perMessageTokens + Math.ceil(content.length / asciiCharactersPerToken)
       : messageTokens(message, countTokens);
   return { message, tokens };
