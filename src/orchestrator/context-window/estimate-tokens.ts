@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 
 /** Characters per token of ASCII and Latin-1 text: code, English and Western European prose on DeepSeek's and OpenAI's tokenizers. */
-export const asciiCharactersPerToken = 4;
+export const charactersPerToken = 4;
 /**
  * Characters above U+00FF. Text without any (ASCII, and the Latin-1 letters of Western European
  * languages) is stored one byte per character, and V8 answers this search without reading it.
@@ -33,7 +33,7 @@ const checkStride = 64;
  * estimateTokens('const answer = 42;'); // 5
  */
 export function estimateTokens(text: string): number {
-  return countsByLength(text) ? Math.ceil(text.length / asciiCharactersPerToken) : estimateTokenCount(text);
+  return countsByLength(text) ? Math.ceil(text.length / charactersPerToken) : estimateTokenCount(text);
 }
 
 /** True when no character of `text` is above U+00FF (checked whole, unlike the estimate's sampling). */

@@ -6,7 +6,7 @@ import type { ResolvedContextWindow } from './context-window-options.js';
 import { emitCompacted } from './emit-compacted.js';
 import type { ReductionReason } from './emit-compacted.js';
 import {
-  asciiCharactersPerToken,
+  charactersPerToken,
   estimateTokens,
   isLatin1,
   messageTokens,
@@ -49,7 +49,7 @@ export function placeholderOf(
   // over the whole text (a run masks hundreds).
   const tokens =
     countTokens === estimateTokens && isLatin1(name) && isLatin1(quoted)
-      ? perMessageTokens + Math.ceil(content.length / asciiCharactersPerToken)
+      ? perMessageTokens + Math.ceil(content.length / charactersPerToken)
       : messageTokens(message, countTokens);
   return { message, tokens };
 }
