@@ -6,7 +6,8 @@ import type { ModelToolDefinition } from '../../model/model-adapter.js';
 export const charactersPerToken = 4;
 /**
  * Characters above U+00FF. Text without any (ASCII, and the Latin-1 letters of Western European
- * languages) is stored one byte per character, and V8 answers this search without reading it.
+ * languages) is usually stored one byte per character, and V8 then answers this search without
+ * reading it (a slice of a text that has some is stored two bytes per character, and is read).
  */
 const beyondLatin1 = /[\u0100-\uffff]/;
 /** Texts up to this long are checked character by character. */
