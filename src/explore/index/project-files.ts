@@ -20,7 +20,8 @@ export interface ProjectFilesOptions {
 
 interface CachedParse {
   readonly version: string;
-  readonly file: ParsedFile | undefined;
+  /** The parse, cached as a promise so that concurrent queries share one while it runs. */
+  readonly file: Promise<ParsedFile | undefined>;
 }
 
 /**
@@ -101,16 +102,7 @@ export class ProjectFiles {
   /** Parses one file through the sandbox (so a bad path gets the sandbox's error), cached by version. */
   async parse(path: string): Promise<ParsedFile | undefined> {
     const info = await this.#sandbox.stat(path);
-    const version = `${info.mtimeMs}:${info.size}`;
-    const cached = this.#parses.get(path);
-    if (cached?.version === version) return cached.file;
-    const [{ text }, parseFile] = await Promise.all([
-      this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes }),
-      this.#loadParser(),
-    ]);
-    const file = await parseFile(path, text);
-    this.#parses.set(path, { version, file });
-    return file;
+    return this.#parseVersion(path, `${info.mtimeMs}:${info.size}`);
   }
 
   /** Every listed file parsed, revalidated first; unreadable files are skipped. */
@@ -129,16 +121,30 @@ export class ProjectFiles {
 
   async #parseKnown(path: string): Promise<ParsedFile | undefined> {
     const version = this.#versions.get(path);
-    const cached = this.#parses.get(path);
-    if (cached !== undefined && cached.version === version) return cached.file;
-    const parseFile = await this.#loadParser();
+    if (version === undefined) return undefined;
     try {
-      const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
-      const file = await parseFile(path, text);
-      if (version !== undefined) this.#parses.set(path, { version, file });
-      return file;
+      return await this.#parseVersion(path, version);
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The parse of `path` at `version`: the cached one, the one under way (two queries on a fresh
+   * index share it, rather than each parsing every file), or a new one. A failed parse is not kept.
+   */
+  #parseVersion(path: string, version: string): Promise<ParsedFile | undefined> {
+    const cached = this.#parses.get(path);
+    if (cached?.version === version) return cached.file;
+    const file = Promise.all([
+      this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes }),
+      this.#loadParser(),
+    ]).then(([{ text }, parseFile]) => parseFile(path, text));
+    const entry: CachedParse = { version, file };
+    this.#parses.set(path, entry);
+    file.catch(() => {
+      if (this.#parses.get(path) === entry) this.#parses.delete(path);
+    });
+    return file;
   }
 }
