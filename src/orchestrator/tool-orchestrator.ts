@@ -9,7 +9,6 @@ import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.j
 import { emptyUsage } from '../model/usage.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import { ToolRunner } from '../tools/tool-runner.js';
-import { TraceDispatcher } from '../tracing/trace-dispatcher.js';
 import type { TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
 import { createLoopGuardState, resolveLoopGuard } from './loop-guard.js';
 import type {
@@ -25,26 +24,18 @@ import { resolveContextWindow } from './context-window/resolve-context-window.js
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
-import { RunAbort } from './run-abort.js';
+import { liveRun } from './live-run.js';
+import type { LiveRun, StreamHooks } from './live-run.js';
 import { driveRun } from './drive-run.js';
 import { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
-import { validateOrchestratorInput, validateRunOptions } from './validate-options.js';
+import { validateOrchestratorInput, validateResumeOptions, validateRunInput } from './validate-options.js';
 import { mergeBudgets } from './validate-run-controls.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
-
-/** What `stream()` adds to a run: its listener, its text sink, its readers' wake-up, its abort signal, and streaming on. */
-interface StreamHooks {
-  readonly traces: TraceEvent[] | undefined;
-  readonly onEvent: ((event: TraceEvent) => void) | undefined;
-  readonly onText: (text: string) => void;
-  readonly wakeReaders: () => void;
-  readonly signal: AbortSignal;
-}
 
 /**
  * Runs the tool-calling loop: call the model, execute its tool calls, append the results,
@@ -141,7 +132,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     systemPrompt?: string,
     runOptions: RunOptions<Context> = {},
   ): Promise<RunResult> {
-    this.#validateRun(messages, runOptions);
+    validateRunInput(messages, runOptions, this.toolRegistry, this.adapter);
     return this.#execute(messages, systemPrompt, runOptions, undefined);
   }
 
@@ -161,7 +152,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     systemPrompt?: string,
     runOptions: RunOptions<Context> = {},
   ): RunStream {
-    this.#validateRun(messages, runOptions);
+    validateRunInput(messages, runOptions, this.toolRegistry, this.adapter);
     const controller = new AbortController();
     const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
     return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>
@@ -173,18 +164,6 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         signal: controller.signal,
       }),
     );
-  }
-
-  #validateRun(messages: readonly ChatMessage[], runOptions: RunOptions<Context>): void {
-    if (!Array.isArray(messages)) {
-      throw new InvalidArgumentError({
-        argument: 'messages',
-        value: messages,
-        message: "must be an array of chat messages, e.g. [{ role: 'user', content: 'hi' }].",
-      });
-    }
-    validateRunOptions(runOptions, this.toolRegistry);
-    resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, this.adapter);
   }
 
   /**
@@ -248,7 +227,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     runIdOrState: string | SavedRunState,
     resumeOptions: ResumeOptions<Context> = {},
   ): Promise<RunResult> {
-    this.#validateResume(resumeOptions);
+    validateResumeOptions(resumeOptions, this.toolRegistry);
     return this.#resume(runIdOrState, resumeOptions, undefined);
   }
 
@@ -266,7 +245,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * const result = await stream.result;
    */
   resumeStream(runIdOrState: string | SavedRunState, resumeOptions: ResumeOptions<Context> = {}): RunStream {
-    this.#validateResume(resumeOptions);
+    validateResumeOptions(resumeOptions, this.toolRegistry);
     const controller = new AbortController();
     const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
     return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>
@@ -278,17 +257,6 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         signal: controller.signal,
       }),
     );
-  }
-
-  #validateResume(resumeOptions: ResumeOptions<Context>): void {
-    validateRunOptions(resumeOptions, this.toolRegistry);
-    if (resumeOptions.force !== undefined && typeof resumeOptions.force !== 'boolean') {
-      throw new InvalidArgumentError({
-        argument: 'force',
-        value: resumeOptions.force,
-        message: 'must be true or false.',
-      });
-    }
   }
 
   async #resume(
@@ -334,26 +302,15 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     runId: string,
     runOptions: RunOptions<Context> | ResumeOptions<Context>,
     hooks: StreamHooks | undefined,
-  ): { trace: TraceDispatcher; signal: AbortSignal | undefined; abort: RunAbort | undefined } {
-    const options = this.#options;
-    const signal = combineSignals(options.signal, runOptions.signal, hooks?.signal);
-    const parentRunId = runOptions.parentRunId ?? options.parentRunId;
-    const runListeners = [runOptions.onEvent, hooks?.onEvent].filter(
-      (listener): listener is (event: TraceEvent) => void => listener !== undefined,
-    );
-    const trace = new TraceDispatcher({
+  ): LiveRun {
+    return liveRun({
       runId,
-      ...(parentRunId === undefined ? {} : { parentRunId }),
-      collect: options.collectTraces ?? true,
-      ...(hooks?.traces === undefined ? {} : { traces: hooks.traces }),
-      ...(options.traceContent === undefined ? {} : { content: options.traceContent }),
-      ...(runListeners.length === 0 ? {} : { runListeners }),
-      ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),
+      options: this.#options,
+      runOptions,
+      hooks,
       emitter: this.#emitter,
       now: this.#now,
-      ...(options.onTraceError === undefined ? {} : { onSinkError: options.onTraceError }),
     });
-    return { trace, signal, abort: signal === undefined ? undefined : new RunAbort(signal) };
   }
 
   async #execute(
@@ -422,10 +379,4 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       requestId: state.requestId,
     });
   }
-}
-
-function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  if (given.length <= 1) return given[0];
-  return AbortSignal.any(given);
 }

@@ -2,7 +2,8 @@ import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
-import type { RunOptions, ToolOrchestratorOptions } from './orchestrator-options.js';
+import { resolveContextWindow } from './context-window/resolve-context-window.js';
+import type { ResumeOptions, RunOptions, ToolOrchestratorOptions } from './orchestrator-options.js';
 import {
   checkBudget,
   checkFunction,
@@ -133,6 +134,44 @@ export function validateRunOptions(runOptions: RunOptions<object>, registry: Too
   checkToolChoice('runOptions.toolChoice', runOptions.toolChoice, registry);
   checkLoopGuard('runOptions.loopGuard', runOptions.loopGuard);
   checkBudget('runOptions.budget', runOptions.budget);
+}
+
+/**
+ * Checks what `run()` and `stream()` were given, before the run starts.
+ *
+ * @throws {InvalidArgumentError} naming the bad argument.
+ */
+export function validateRunInput(
+  messages: unknown,
+  runOptions: RunOptions<object>,
+  registry: ToolRegistry,
+  adapter: ModelAdapter,
+): void {
+  if (!Array.isArray(messages)) {
+    throw new InvalidArgumentError({
+      argument: 'messages',
+      value: messages,
+      message: "must be an array of chat messages, e.g. [{ role: 'user', content: 'hi' }].",
+    });
+  }
+  validateRunOptions(runOptions, registry);
+  resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, adapter);
+}
+
+/**
+ * Checks what `resume()` and `resumeStream()` were given.
+ *
+ * @throws {InvalidArgumentError} naming the bad option.
+ */
+export function validateResumeOptions(resumeOptions: ResumeOptions<object>, registry: ToolRegistry): void {
+  validateRunOptions(resumeOptions, registry);
+  if (resumeOptions.force !== undefined && typeof resumeOptions.force !== 'boolean') {
+    throw new InvalidArgumentError({
+      argument: 'force',
+      value: resumeOptions.force,
+      message: 'must be true or false.',
+    });
+  }
 }
 
 /** Derives the OpenAI-style function definitions the model sees from a registry. */
