@@ -42,7 +42,11 @@ export interface RunState {
   readonly currentTurn: CurrentTurnState | null;
   /** The current turn's calls that wait for a person's decision, in call order. */
   readonly pendingApprovals: readonly PendingApproval[];
-  /** Decisions already given, by tool call id: a decided call is never asked about again. */
+  /**
+   * Decisions already given, by tool call id: a decided call is never asked about again. Ids are
+   * unique within a run, whatever the transcript holds: a later call that reuses a decided or
+   * waiting id is renamed, so a decision never applies to another call.
+   */
   readonly approvalDecisions: { readonly [toolCallId: string]: ApprovalDecision };
   /**
    * Why the run stopped: `'awaiting_approval'` while it waits for decisions (it goes on on

@@ -52,7 +52,14 @@ export type RestoredRunHandles = Pick<
 export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): RunState {
   const loop = (saved.strategyState['loop'] ?? {}) as SavedLoopState;
   const messages = saved.messages.slice();
-  const toolCallIds = new Set<string>();
+  // Every id a decision, a waiting call or the current turn names counts as used, whatever the
+  // transcript still holds (a hook may have replaced it): a later call that reuses one is renamed,
+  // so a decision only ever applies to the call it was given for.
+  const toolCallIds = new Set<string>([
+    ...Object.keys(saved.approvalDecisions),
+    ...saved.pendingApprovals.map((approval) => approval.toolCallId),
+    ...(saved.currentTurn?.toolCalls.map((record) => record.toolCallId) ?? []),
+  ]);
   let lastResponse: ModelResponse | undefined;
   for (const message of messages) {
     if (message.role !== 'assistant') continue;

@@ -10,9 +10,14 @@ import {
   ToolOrchestrator,
   defineTool,
 } from '../../src/index.js';
-import type { RunResult } from '../../src/index.js';
+import type { ChatMessage, RunResult, RunState } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
 import { expectValidTranscript } from '../support/transcript.js';
+
+/** The state as a store or a network would hand it back: plain JSON. */
+function roundTrip(state: RunState): RunState {
+  return JSON.parse(JSON.stringify(state)) as RunState;
+}
 
 function makeTools(log: string[], asked: string[] = []) {
   return {
@@ -153,6 +158,69 @@ describe('human approval', () => {
     await expect(
       orchestrator.resume(partly.state!, { approvals: { d1: { approved: true } } }),
     ).rejects.toThrow('contradicts the decision already recorded');
+  });
+
+  it('never lets a decision approve a later call that reuses its id, after the transcript was replaced', async () => {
+    // Some local servers send the same id every turn. Turn 0: delete tmp/cache.txt (call_1,
+    // approved). Turn 1: a prepareTurn hook compacts the transcript, and a call waits for approval
+    // again. Turn 2, in the process that resumed: delete prod/database.sqlite, again as call_1.
+    const deleted: string[] = [];
+    const asked: string[] = [];
+    const deleteFile = defineTool({
+      name: 'delete_file',
+      description: 'Delete a file',
+      parameters: z.object({ path: z.string() }),
+      needsApproval: ({ path }) => {
+        asked.push(path);
+        return true;
+      },
+      execute: ({ path }) => {
+        deleted.push(path);
+        return `deleted ${path}`;
+      },
+    });
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['delete_file', { path: 'tmp/cache.txt' }, 'call_1']]),
+      ScriptedAdapter.toolCalls([['delete_file', { path: 'tmp/old.log' }, 'call_2']]),
+      ScriptedAdapter.toolCalls([['delete_file', { path: 'prod/database.sqlite' }, 'call_1']]),
+      ScriptedAdapter.text('done'),
+    ]);
+    const compact = ({ turn, messages }: { turn: number; messages: readonly ChatMessage[] }) =>
+      turn === 1
+        ? {
+            messages: [messages[0]!, { role: 'user' as const, content: 'Summary: tmp/cache.txt is gone.' }],
+            replaceTranscript: true,
+          }
+        : undefined;
+    const orchestrator = new ToolOrchestrator(adapter, { delete_file: deleteFile }, { prepareTurn: compact });
+    const first = await orchestrator.run([{ role: 'user', content: 'clean up' }]);
+    expect(first.pendingApprovals).toEqual([expect.objectContaining({ toolCallId: 'call_1' })]);
+    const second = await orchestrator.resume(roundTrip(first.state!), {
+      approvals: { call_1: { approved: true } },
+    });
+    expect(second.pendingApprovals).toEqual([expect.objectContaining({ toolCallId: 'call_2' })]);
+    expect(JSON.stringify(second.state!.messages)).not.toContain('call_1');
+    const third = await orchestrator.resume(roundTrip(second.state!), {
+      approvals: { call_2: { approved: true } },
+    });
+
+    expect(deleted).toEqual(['tmp/cache.txt', 'tmp/old.log']);
+    expect(asked).toEqual(['tmp/cache.txt', 'tmp/old.log', 'prod/database.sqlite']);
+    expect(third.stopReason).toBe('awaiting_approval');
+    const waiting = third.pendingApprovals ?? [];
+    expect(waiting).toEqual([
+      {
+        toolCallId: expect.not.stringMatching(/^call_[12]$/),
+        name: 'delete_file',
+        arguments: '{"path":"prod/database.sqlite"}',
+      },
+    ]);
+    const denied = await orchestrator.resume(roundTrip(third.state!), {
+      approvals: { [waiting[0]!.toolCallId]: { approved: false } },
+    });
+    expect(denied.content).toBe('done');
+    expect(deleted).toEqual(['tmp/cache.txt', 'tmp/old.log']);
+    expectValidTranscript(denied.messages);
   });
 
   it('checks needsApproval at definition', () => {
