@@ -17,7 +17,7 @@ import { assistantMessage, uniqueToolCalls } from './assistant-message.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { AbandonedTools } from './abandoned-tools.js';
-import type { TurnProgress } from './turn-progress.js';
+import type { CallProgress, TurnProgress } from './turn-progress.js';
 import { awaitingDecision, isRunnable } from './turn-progress.js';
 
 /** How a turn's tool calls are run. */
@@ -84,6 +84,7 @@ export async function executeToolsStep(
       status: 'pending',
       outcome: undefined,
       needsApproval: needsApproval?.[index] ?? false,
+      reported: false,
     })),
     refusals: gated.refusals,
     streakContentIndex: gated.streakContentIndex,
@@ -147,6 +148,12 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
     runnerFailure === undefined &&
     awaitingDecision(current, state.approvalDecisions).length > 0
   ) {
+    // The calls that ran are traced now: the run ends here until a person decides.
+    for (let index = 0; index < toolCalls.length; index++) {
+      const call = calls[index]!;
+      if (call.status === 'done' && !call.reported)
+        reportResult(state, call, toolCalls[index]!, call.outcome!);
+    }
     return { type: 'awaiting_approval' };
   }
   const outcomes: ToolCallOutcome[] = [];
@@ -166,15 +173,8 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
     outcomes.push(outcome);
     const message: ToolMessage = { role: 'tool', tool_call_id: toolCall.id, content: outcome.content };
     state.messages.push(message);
-    state.trace.emit('tool_result', {
-      toolCallId: toolCall.id,
-      name: outcome.name,
-      ...(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }),
-      ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-      content: outcome.content,
-      contentLength: outcome.content.length,
-      durationMs: outcome.durationMs,
-    });
+    const call = calls[index]!;
+    if (!call.reported) reportResult(state, call, toolCall, outcome);
   }
   state.currentTurn = undefined;
   state.toolCallsMade += countRun(outcomes, refusals);
@@ -186,6 +186,25 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   }
   if (runnerFailure !== undefined) throw runnerFailure.error;
   return { type: 'answered', toolCalls, outcomes, stop };
+}
+
+/** Emits the call's `tool_result` event, once. */
+function reportResult(
+  state: RunState,
+  call: CallProgress,
+  toolCall: ToolCall,
+  outcome: ToolCallOutcome,
+): void {
+  call.reported = true;
+  state.trace.emit('tool_result', {
+    toolCallId: toolCall.id,
+    name: outcome.name,
+    ...(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }),
+    ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+    content: outcome.content,
+    contentLength: outcome.content.length,
+    durationMs: outcome.durationMs,
+  });
 }
 
 /** What every call of the run's batches shares: the caller's context plus the run's ids and signal. */

@@ -139,6 +139,8 @@ function restoreTurn(saved: SavedRunState): TurnProgress | undefined {
                 : { error: record.outcome.error }),
             },
       needsApproval: asked.has(record.toolCallId),
+      // A run pauses only after tracing the results it has; after a crash they are traced again.
+      reported: record.status === 'done' && saved.stopReason === 'awaiting_approval',
     })),
     refusals: state.refusals == null || state.refusals.length === 0 ? undefined : new Map(state.refusals),
     streakContentIndex: state.streakContentIndex ?? undefined,

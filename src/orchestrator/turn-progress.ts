@@ -9,6 +9,8 @@ export interface CallProgress {
   outcome: ToolCallOutcome | undefined;
   /** The call waits for a person's decision (`needsApproval`) unless one is recorded. */
   readonly needsApproval: boolean;
+  /** Its `tool_result` event was emitted (before a pause for approval, or by the run that paused). */
+  reported: boolean;
 }
 
 /**

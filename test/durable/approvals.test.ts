@@ -160,6 +160,42 @@ describe('human approval', () => {
     ).rejects.toThrow('contradicts the decision already recorded');
   });
 
+  it('traces a tool_result for each call that ran before the pause, once, and the rest on resume', async () => {
+    const log: string[] = [];
+    const orchestrator = new ToolOrchestrator(
+      new ScriptedAdapter([turn, ScriptedAdapter.text('done')]),
+      makeTools(log),
+      { toolConcurrency: 2 },
+    );
+    const resultIds = (traces: readonly { type: string; data: unknown }[]) =>
+      traces
+        .filter((event) => event.type === 'tool_result')
+        .map((event) => (event.data as { toolCallId: string }).toolCallId);
+
+    const stream = orchestrator.stream([{ role: 'user', content: 'clean up' }]);
+    const streamed: string[] = [];
+    for await (const event of stream) if (event.type === 'tool_result') streamed.push(event.data.toolCallId);
+    const paused = await stream.result;
+    expect(paused.stopReason).toBe('awaiting_approval');
+    // r1 and d2 ran: their results are in the trace, in call order, before the run ends.
+    expect(resultIds(paused.traces)).toEqual(['r1', 'd2']);
+    expect(streamed).toEqual(['r1', 'd2']);
+    const pausedEvents = paused.traces.map((event) => event.type);
+    expect(pausedEvents.indexOf('tool_result')).toBeLessThan(pausedEvents.indexOf('run_end'));
+
+    const partly = await orchestrator.resume(roundTrip(paused.state!), {
+      approvals: { d1: { approved: true } },
+    });
+    expect(resultIds(partly.traces)).toEqual(['d1']);
+    const result = await orchestrator.resume(roundTrip(partly.state!), {
+      approvals: { d3: { approved: false } },
+    });
+    expect(resultIds(result.traces)).toEqual(['d3']);
+    expect(result.traces.find((event) => event.type === 'tool_result')).toMatchObject({
+      data: { errorCode: 'approval_denied' },
+    });
+  });
+
   it('never lets a decision approve a later call that reuses its id, after the transcript was replaced', async () => {
     // Some local servers send the same id every turn. Turn 0: delete tmp/cache.txt (call_1,
     // approved). Turn 1: a prepareTurn hook compacts the transcript, and a call waits for approval
