@@ -124,7 +124,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * @throws {BudgetExceededError} when a budget limit is reached, only with `onMaxTurns: 'throw'`.
    * @throws {LoopDetectedError} when the loop guard ends the run, only with `onMaxTurns: 'throw'`.
    * @throws {UnexpectedResponseError} when the adapter resolves to a response outside its contract.
-   * @throws {InvalidArgumentError} for bad run options, or a `prepareTurn` result naming unknown tools.
+   * @throws {InvalidArgumentError} for bad messages, a system prompt that is not a string, bad run
+   * options, or a `prepareTurn` result naming unknown tools.
    * @throws the adapter's error when the model call fails (tool failures never throw).
    */
   async run(
@@ -132,7 +133,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     systemPrompt?: string,
     runOptions: RunOptions<Context> = {},
   ): Promise<RunResult> {
-    validateRunInput(messages, runOptions, this.toolRegistry, this.adapter);
+    validateRunInput(messages, systemPrompt, runOptions, this.toolRegistry, this.adapter);
     return this.#execute(messages, systemPrompt, runOptions, undefined);
   }
 
@@ -152,7 +153,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     systemPrompt?: string,
     runOptions: RunOptions<Context> = {},
   ): RunStream {
-    validateRunInput(messages, runOptions, this.toolRegistry, this.adapter);
+    validateRunInput(messages, systemPrompt, runOptions, this.toolRegistry, this.adapter);
     const controller = new AbortController();
     const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
     return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>

@@ -143,6 +143,7 @@ export function validateRunOptions(runOptions: RunOptions<object>, registry: Too
  */
 export function validateRunInput(
   messages: unknown,
+  systemPrompt: unknown,
   runOptions: RunOptions<object>,
   registry: ToolRegistry,
   adapter: ModelAdapter,
@@ -152,6 +153,16 @@ export function validateRunInput(
       argument: 'messages',
       value: messages,
       message: "must be an array of chat messages, e.g. [{ role: 'user', content: 'hi' }].",
+    });
+  }
+  if (systemPrompt !== undefined && typeof systemPrompt !== 'string') {
+    throw new InvalidArgumentError({
+      argument: 'systemPrompt',
+      value: systemPrompt,
+      message:
+        typeof systemPrompt === 'object' && systemPrompt !== null
+          ? 'must be a string or undefined; run options go third: run(messages, undefined, { runId, ... }).'
+          : 'must be a string or undefined.',
     });
   }
   validateRunOptions(runOptions, registry);

@@ -618,6 +618,20 @@ describe('ToolOrchestrator', () => {
     );
   });
 
+  it('refuses a system prompt that is not a string, and says where run options go', async () => {
+    const adapter = new ScriptedAdapter([ScriptedAdapter.text('never sent')]);
+    const orchestrator = new ToolOrchestrator(adapter, { add });
+    const runOptionsSecond = { runId: 'x' } as unknown as string;
+    await expect(orchestrator.run([user('hi')], runOptionsSecond)).rejects.toThrow(InvalidArgumentError);
+    await expect(orchestrator.run([user('hi')], runOptionsSecond)).rejects.toThrow(
+      'Invalid systemPrompt ({"runId":"x"}): must be a string or undefined; run options go third: run(messages, undefined, { runId, ... }).',
+    );
+    expect(() => orchestrator.stream([user('hi')], 42 as unknown as string)).toThrow(
+      /systemPrompt \(42\): must be a string/,
+    );
+    expect(adapter.calls).toHaveLength(0);
+  });
+
   it('fails clearly when the script runs out', async () => {
     const adapter = new ScriptedAdapter([ScriptedAdapter.toolCalls([['add', { a: 1, b: 1 }]])]);
     await expect(new ToolOrchestrator(adapter, { add }).run([user('go')])).rejects.toThrow(
