@@ -2,6 +2,7 @@ import { describeThrown } from '../errors/describe-value.js';
 import type { ToolCall, ToolMessage } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import { errorContent } from '../tools/serialize-result.js';
+import { capTraceResult, capTraceText } from '../tracing/cap-trace-text.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from '../tools/tool-call-outcome.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import type { ExecuteToolCallsOptions, ToolBatchContext } from '../tools/tool-runner.js';
@@ -152,7 +153,7 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
     for (let index = 0; index < toolCalls.length; index++) {
       const call = calls[index]!;
       if (call.status === 'done' && !call.reported)
-        reportResult(state, call, toolCalls[index]!, call.outcome!);
+        reportResult(state, config, call, toolCalls[index]!, call.outcome!);
     }
     return { type: 'awaiting_approval' };
   }
@@ -174,7 +175,7 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
     const message: ToolMessage = { role: 'tool', tool_call_id: toolCall.id, content: outcome.content };
     state.messages.push(message);
     const call = calls[index]!;
-    if (!call.reported) reportResult(state, call, toolCall, outcome);
+    if (!call.reported) reportResult(state, config, call, toolCall, outcome);
   }
   state.currentTurn = undefined;
   state.toolCallsMade += countRun(outcomes, refusals);
@@ -188,20 +189,24 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   return { type: 'answered', toolCalls, outcomes, stop };
 }
 
-/** Emits the call's `tool_result` event, once. */
+/** Emits the call's `tool_result` event, once, its texts cut to `maxTraceChars`. */
 function reportResult(
   state: RunState,
+  config: RunConfig,
   call: CallProgress,
   toolCall: ToolCall,
   outcome: ToolCallOutcome,
 ): void {
   call.reported = true;
+  const maxChars = config.maxTraceChars;
   state.trace.emit('tool_result', {
     toolCallId: toolCall.id,
     name: outcome.name,
-    ...(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }),
+    ...(outcome.error === undefined
+      ? { result: capTraceResult(outcome.result, outcome.content, maxChars, config.toolResultChars) }
+      : { error: capTraceText(outcome.error, maxChars) }),
     ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-    content: outcome.content,
+    content: capTraceText(outcome.content, maxChars),
     contentLength: outcome.content.length,
     durationMs: outcome.durationMs,
   });

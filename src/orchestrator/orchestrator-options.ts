@@ -52,7 +52,10 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
   readonly stream?: boolean;
   /** Keep events in the returned `traces`; turn off for very long runs. @default true */
   readonly collectTraces?: boolean;
-  /** Tool message content longer than this is cut with a marker (default runner only). @default 100_000 */
+  /**
+   * Tool message content, or a tool's error message, longer than this is cut with a marker (default
+   * runner only). @default 100_000
+   */
   readonly maxToolResultChars?: number;
   /** Clock for timestamps and durations, in epoch milliseconds. @default performance.timeOrigin + performance.now() */
   readonly now?: () => number;
@@ -95,6 +98,15 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
    * @default 'full'
    */
   readonly traceContent?: TraceContent;
+  /**
+   * The most characters of one text a `tool_result` event carries: a tool's result (a string, or
+   * the JSON of a larger value), the tool message content and the error. Longer texts are cut and
+   * end with a `[trace cut: ...]` marker, in `traces`, in every sink and listener. The transcript
+   * and what the model receives are unchanged (see `maxToolResultChars`).
+   * @default 200_000 (twice the default `maxToolResultChars`, so by default every event shows the
+   * content the model received in full)
+   */
+  readonly maxTraceChars?: number;
   /**
    * After an abort, how long the run waits for tools still running before it settles anyway,
    * with a `tools_still_running` warning listing them. @default 2000

@@ -31,6 +31,10 @@ export interface RunConfig {
   readonly budget: RunBudget | undefined;
   readonly contextWindow: ResolvedContextWindow | undefined;
   readonly abortGraceMs: number;
+  /** The most characters of one text a `tool_result` event carries. */
+  readonly maxTraceChars: number;
+  /** Where the default runner cuts tool message content; `Infinity` with a custom runner. */
+  readonly toolResultChars: number;
   /** Some tool of the registry has `needsApproval`: calls are asked about before a turn runs. */
   readonly approvals: boolean;
   readonly now: () => number;

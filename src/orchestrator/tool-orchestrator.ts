@@ -205,6 +205,9 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
           ? this.#contextWindow
           : resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, this.adapter),
       abortGraceMs: options.abortGraceMs ?? 2_000,
+      maxTraceChars: options.maxTraceChars ?? 200_000,
+      toolResultChars:
+        options.toolRunner === undefined ? (options.maxToolResultChars ?? 100_000) : Number.POSITIVE_INFINITY,
       approvals: this.#approvals,
       now: this.#now,
     };

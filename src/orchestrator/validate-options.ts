@@ -107,6 +107,12 @@ export function validateOrchestratorInput(
       message: "must be 'full' or 'metadata'.",
     });
   }
+  checkInteger(
+    'maxTraceChars',
+    options.maxTraceChars,
+    1,
+    'at least 1 (the most characters a trace event keeps of one text)',
+  );
   if (
     abortGraceMs !== undefined &&
     !(typeof abortGraceMs === 'number' && Number.isFinite(abortGraceMs) && abortGraceMs >= 0)

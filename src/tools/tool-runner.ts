@@ -13,7 +13,10 @@ export interface ToolRunnerOptions {
   readonly defaultTimeoutMs?: number;
   /** How many of one turn's calls run at once; results stay in call order. @default 1 */
   readonly concurrency?: number;
-  /** Tool message content longer than this is cut, with a marker saying how much. @default 100_000 */
+  /**
+   * Tool message content, or a tool's error message, longer than this is cut, with a marker saying
+   * how much. @default 100_000
+   */
   readonly maxResultChars?: number;
   /** Clock for `durationMs`. @default performance.now */
   readonly now?: () => number;
@@ -116,14 +119,18 @@ export class ToolRunner {
     const toolCallId: unknown = toolCall?.id;
     const rawName: unknown = toolCall?.function?.name;
     const name = typeof rawName === 'string' ? rawName : '';
-    const fail = (code: ToolErrorCode, error: string): ToolCallOutcome => ({
-      toolCallId: typeof toolCallId === 'string' ? toolCallId : '',
-      name,
-      error,
-      errorCode: code,
-      content: errorContent(error),
-      durationMs: this.#now() - started,
-    });
+    const fail = (code: ToolErrorCode, message: string): ToolCallOutcome => {
+      // A thrown message can be as large as a result (a tool that quotes its input): cut it alike.
+      const error = capContent(message, this.#maxResultChars);
+      return {
+        toolCallId: typeof toolCallId === 'string' ? toolCallId : '',
+        name,
+        error,
+        errorCode: code,
+        content: errorContent(error),
+        durationMs: this.#now() - started,
+      };
+    };
     if (context.signal?.aborted) return fail('aborted', 'The run was aborted before this tool call ran.');
     const refusal = options.beforeCall?.(toolCall, index);
     if (refusal !== undefined) return fail(refusal.errorCode, refusal.error);
