@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.js';
 import { createContextProviders } from '../../src/flows/context/create-context-providers.js';
+import { commandEnvironment } from '../../src/flows/context/providers/command-environment.js';
 import type { CommandSpec } from '../../src/flows/context/providers/command-provider.js';
 
 /** Every pid a test's command wrote down; whatever is still alive after a test is killed. */
@@ -207,5 +209,97 @@ describe.skipIf(process.platform === 'win32')('command providers stop everything
     );
     expect(existsSync(pidFile)).toBe(false);
     expect(settled).toMatchObject({ status: 'rejected', value: reason });
+  });
+});
+
+describe('the environment of command providers', () => {
+  const secretName = 'TOOL_ORCHESTRATOR_TEST_SECRET';
+  const secretValue = `fake-secret-${Math.random().toString(36).slice(2)}`;
+  const saved: Record<string, string | undefined> = {};
+
+  beforeEach(() => {
+    for (const name of [secretName, 'OPENAI_API_KEY', 'NODE_ENV']) saved[name] = process.env[name];
+    process.env[secretName] = secretValue;
+    process.env.OPENAI_API_KEY = 'sk-fake-key-for-a-test';
+    process.env.NODE_ENV = 'production';
+  });
+
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  /** Prints the names it got and the fake secrets' values only, so no real value reaches a report. */
+  const printEnvironment = {
+    command: process.execPath,
+    args: [
+      '-e',
+      `console.log(JSON.stringify({ names: Object.keys(process.env), secret: process.env.${secretName} ?? null, key: process.env.OPENAI_API_KEY ?? null }))`,
+    ],
+  };
+
+  async function environmentSeen(
+    spec: CommandSpec,
+  ): Promise<{ names: string[]; secret: string | null; key: string | null }> {
+    const output = await runTests(await repo(), spec);
+    return JSON.parse(output.split('\n').at(-1)!) as {
+      names: string[];
+      secret: string | null;
+      key: string | null;
+    };
+  }
+
+  it('passes only an allowlist of names that hold no secrets by default, plus the spec env', async () => {
+    const seen = await environmentSeen({ ...printEnvironment, env: { FROM_SPEC: '1' } });
+    expect(seen.secret).toBeNull();
+    expect(seen.key).toBeNull();
+    expect(seen.names).toContain('PATH');
+    expect(seen.names).toContain('FROM_SPEC');
+    expect(seen.names).not.toContain('NODE_ENV');
+    const allowed = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LANGUAGE', 'TZ']);
+    for (const name of ['TMPDIR', 'TEMP', 'TMP', 'CI', 'NO_COLOR', 'FROM_SPEC']) allowed.add(name);
+    expect(seen.names.filter((name) => !allowed.has(name) && !name.startsWith('LC_'))).toEqual([]);
+  });
+
+  it('adds the names in inheritEnv, or the whole environment with inheritEnv: true', async () => {
+    const named = await environmentSeen({ ...printEnvironment, inheritEnv: [secretName] });
+    expect(named).toMatchObject({ secret: secretValue, key: null });
+    const all = await environmentSeen({ ...printEnvironment, inheritEnv: true });
+    expect(all).toMatchObject({ secret: secretValue, key: 'sk-fake-key-for-a-test' });
+    expect(all.names).toContain('NODE_ENV');
+  });
+
+  it('refuses a bad inheritEnv when the providers are created, naming it', () => {
+    const root = tmpdir();
+    const create =
+      (inheritEnv: unknown, kind: 'run_tests' | 'lint_check' = 'run_tests') =>
+      () =>
+        createContextProviders({
+          root,
+          commands: { [kind]: { command: 'npx', inheritEnv: inheritEnv as CommandSpec['inheritEnv'] } },
+        });
+    expect(create('yes')).toThrow(InvalidArgumentError);
+    expect(create('yes')).toThrow(/Invalid commands\.run_tests\.inheritEnv \("yes"\): must be false/);
+    expect(create(['VIRTUAL_ENV', 'A=B'], 'lint_check')).toThrow(
+      /Invalid commands\.lint_check\.inheritEnv\[1\] \("A=B"\): must be an environment variable's name/,
+    );
+    expect(create([''])).toThrow(/inheritEnv\[0\] \(""\)/);
+  });
+
+  it('matches names case-insensitively on Windows, as Windows does', () => {
+    const environment = commandEnvironment({
+      inherited: { all: false, names: ['virtual_env'] },
+      hostEnvironment: { Path: 'C:\\bin', SYSTEMROOT: 'C:\\Windows', VIRTUAL_ENV: 'C:\\venv', Api_Key: 'x' },
+      platform: 'win32',
+    });
+    expect(environment).toEqual({ Path: 'C:\\bin', SYSTEMROOT: 'C:\\Windows', VIRTUAL_ENV: 'C:\\venv' });
+    const posix = commandEnvironment({
+      inherited: { all: false, names: [] },
+      hostEnvironment: { Path: '/bin', PATH: '/usr/bin' },
+      platform: 'linux',
+    });
+    expect(posix).toEqual({ PATH: '/usr/bin' });
   });
 });

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import type { Sandbox } from '../../../explore/sandbox/sandbox.js';
 import { defineContextProvider } from '../context-provider.js';
 import type { ContextProvider } from '../context-provider.js';
+import { commandEnvironment, parseInheritEnv } from './command-environment.js';
 import { runCommand } from './run-command.js';
 
 /**
  * A command the caller configures for `run_tests` or `lint_check`. It executes code from the
- * repository (its test config, `conftest.py`, `node_modules/.bin`). It runs in its own process
- * group, never through a shell. The model only adds repo paths (checked to lie inside the root, passed as
+ * repository (its test config, `conftest.py`, `node_modules/.bin`), so it runs with an
+ * environment allowlist rather than the host's secrets, in its own process group, never through
+ * a shell. The model only adds repo paths (checked to lie inside the root, passed as
  * `./<path>`) and, for tests, a marker after `markerFlag`. A path that resolves to a name
  * starting with `-`, and a marker starting with `-`, are refused, so the model cannot add options.
  * A command killed by a signal, stopped at its timeout, or that prints more than 16 MiB, fails;
@@ -17,6 +19,7 @@ import { runCommand } from './run-command.js';
  * @example
  * { command: 'npx', args: ['vitest', 'run'], markerFlag: '-t' }
  * { command: 'npx', args: ['eslint', '--format', 'json'] }
+ * { command: 'pytest', args: ['-q'], markerFlag: '-k', inheritEnv: ['VIRTUAL_ENV'] }
  */
 export interface CommandSpec {
   /** The program, found on `PATH` (e.g. `'npx'`, `'pytest'`) or an absolute path. */
@@ -29,8 +32,22 @@ export interface CommandSpec {
   readonly timeoutMs?: number;
   /** Characters of output kept (the tail, where summaries are). @default 20_000 */
   readonly maxOutputChars?: number;
-  /** Extra environment variables. */
+  /** Environment variables set for the command, on top of (and winning over) the inherited ones. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Which of the host's environment variables the command gets besides a default allowlist of
+   * names that hold no secrets (`PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL`, `TERM`, `LANG`,
+   * `LANGUAGE`, `LC_*`, `TZ`, `TMPDIR`, `TEMP`, `TMP`, `CI`, `NO_COLOR`, and on Windows
+   * `PATHEXT`, `ComSpec`, `SystemRoot`, `SystemDrive`, `windir`, `USERPROFILE`, `USERNAME`,
+   * `HOMEDRIVE`, `HOMEPATH`, `APPDATA`, `LOCALAPPDATA`, `ProgramData`, the `ProgramFiles` and
+   * `CommonProgramFiles` folders, `ALLUSERSPROFILE`, `PUBLIC`, `OS`, `PROCESSOR_ARCHITECTURE`,
+   * `NUMBER_OF_PROCESSORS`): an array of further names to pass (e.g. `['VIRTUAL_ENV']`), or
+   * `true` for the whole environment, API keys included. Names compare case-insensitively on
+   * Windows. `NODE_ENV` is not passed unless named: test runners set their own.
+   *
+   * @default false
+   */
+  readonly inheritEnv?: boolean | readonly string[];
 }
 
 /** Options of {@link createCommandProvider}. */
@@ -48,6 +65,7 @@ export function createCommandProvider(
   options: CommandProviderOptions,
 ): ContextProvider<{ path?: string; marker?: string; files?: string[] }> {
   const { spec, sandbox } = options;
+  const inherited = parseInheritEnv(spec.inheritEnv, `commands.${options.kind}.inheritEnv`);
   const repoPath = (path: string): string => {
     // Checked after resolving: "./--config=x" and "a/../-rf" resolve to names that start with "-".
     const relative = sandbox.relative(sandbox.resolve(path));
@@ -89,7 +107,7 @@ export function createCommandProvider(
         command: spec.command,
         args: [...(spec.args ?? []), ...extraArgs(params)],
         cwd: sandbox.root,
-        env: { ...(process.env as Record<string, string>), ...spec.env },
+        env: commandEnvironment({ inherited, extra: spec.env }),
         timeoutMs: spec.timeoutMs ?? 120_000,
         maxOutputChars: spec.maxOutputChars ?? 20_000,
         signal,
