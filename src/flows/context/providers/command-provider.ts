@@ -1,23 +1,30 @@
-import { execFile } from 'node:child_process';
 import { z } from 'zod';
 import type { Sandbox } from '../../../explore/sandbox/sandbox.js';
 import { defineContextProvider } from '../context-provider.js';
 import type { ContextProvider } from '../context-provider.js';
+import { commandEnvironment, parseInheritEnv } from './command-environment.js';
+import { runCommand } from './run-command.js';
 
 /**
- * A command the caller configures for `run_tests` or `lint_check`. It runs with `execFile`
- * (never a shell); the model only adds repo paths (checked to lie inside the root, passed as
+ * A command the caller configures for `run_tests` or `lint_check`. It executes code from the
+ * repository (its test config, `conftest.py`, `node_modules/.bin`), so it runs with an
+ * environment allowlist rather than the host's secrets, in its own process group, never through
+ * a shell. The model only adds repo paths (checked to lie inside the root, passed as
  * `./<path>`) and, for tests, a marker after `markerFlag`. A path that resolves to a name
  * starting with `-`, and a marker starting with `-`, are refused, so the model cannot add options.
- * A command killed by a signal, or that prints more than 16 MiB, fails; any other exit is
- * reported with its exit code.
+ * A command killed by a signal, stopped at its timeout, or that prints more than 16 MiB, fails;
+ * any other exit is reported with its exit code. On a timeout, an abort or too much output, the
+ * command and every process it started get SIGTERM, then SIGKILL 2 s later, before the call settles.
  *
  * @example
  * { command: 'npx', args: ['vitest', 'run'], markerFlag: '-t' }
  * { command: 'npx', args: ['eslint', '--format', 'json'] }
+ * { command: 'pytest', args: ['-q'], markerFlag: '-k', inheritEnv: ['VIRTUAL_ENV'] }
  */
 export interface CommandSpec {
+  /** The program, found on `PATH` (e.g. `'npx'`, `'pytest'`) or an absolute path. */
   readonly command: string;
+  /** Arguments before the ones the model adds. */
   readonly args?: readonly string[];
   /** The option that selects tests by name, e.g. `'-t'` (vitest) or `'-k'` (pytest); without it `marker` is refused. */
   readonly markerFlag?: string;
@@ -25,8 +32,22 @@ export interface CommandSpec {
   readonly timeoutMs?: number;
   /** Characters of output kept (the tail, where summaries are). @default 20_000 */
   readonly maxOutputChars?: number;
-  /** Extra environment variables. */
+  /** Environment variables set for the command, on top of (and winning over) the inherited ones. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Which of the host's environment variables the command gets besides a default allowlist of
+   * names that hold no secrets (`PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL`, `TERM`, `LANG`,
+   * `LANGUAGE`, `LC_*`, `TZ`, `TMPDIR`, `TEMP`, `TMP`, `CI`, `NO_COLOR`, and on Windows
+   * `PATHEXT`, `ComSpec`, `SystemRoot`, `SystemDrive`, `windir`, `USERPROFILE`, `USERNAME`,
+   * `HOMEDRIVE`, `HOMEPATH`, `APPDATA`, `LOCALAPPDATA`, `ProgramData`, the `ProgramFiles` and
+   * `CommonProgramFiles` folders, `ALLUSERSPROFILE`, `PUBLIC`, `OS`, `PROCESSOR_ARCHITECTURE`,
+   * `NUMBER_OF_PROCESSORS`): an array of further names to pass (e.g. `['VIRTUAL_ENV']`), or
+   * `true` for the whole environment, API keys included. Names compare case-insensitively on
+   * Windows. `NODE_ENV` is not passed unless named: test runners set their own.
+   *
+   * @default false
+   */
+  readonly inheritEnv?: boolean | readonly string[];
 }
 
 /** Options of {@link createCommandProvider}. */
@@ -44,6 +65,7 @@ export function createCommandProvider(
   options: CommandProviderOptions,
 ): ContextProvider<{ path?: string; marker?: string; files?: string[] }> {
   const { spec, sandbox } = options;
+  const inherited = parseInheritEnv(spec.inheritEnv, `commands.${options.kind}.inheritEnv`);
   const repoPath = (path: string): string => {
     // Checked after resolving: "./--config=x" and "a/../-rf" resolve to names that start with "-".
     const relative = sandbox.relative(sandbox.resolve(path));
@@ -54,7 +76,7 @@ export function createCommandProvider(
     // "./" keeps even a name that starts with "-" from being read as an option.
     return relative === '.' ? '.' : `./${relative}`;
   };
-  const argsFor = (params: { path?: string; marker?: string; files?: string[] }): string[] => {
+  const extraArgs = (params: { path?: string; marker?: string; files?: string[] }): string[] => {
     const extra: string[] = [];
     if (params.path !== undefined) extra.push(repoPath(params.path));
     for (const file of params.files ?? []) extra.push(repoPath(file));
@@ -67,7 +89,7 @@ export function createCommandProvider(
         );
       extra.push(spec.markerFlag, params.marker);
     }
-    return [...(spec.args ?? []), ...extra];
+    return extra;
   };
   const isTests = options.kind === 'run_tests';
   return defineContextProvider({
@@ -80,71 +102,15 @@ export function createCommandProvider(
       marker?: string;
       files?: string[];
     }>,
-    fulfill: (params, { signal }) => runCommand(spec, argsFor(params), sandbox.root, signal),
-  });
-}
-
-/** The most output `execFile` buffers; past it the child is killed. */
-const maxBufferBytes = 16 * 1024 * 1024;
-
-function runCommand(
-  spec: CommandSpec,
-  args: string[],
-  cwd: string,
-  signal: AbortSignal | undefined,
-): Promise<string> {
-  const maxOutputChars = spec.maxOutputChars ?? 20_000;
-  const timeoutMs = spec.timeoutMs ?? 120_000;
-  return new Promise((resolve, reject) => {
-    execFile(
-      spec.command,
-      args,
-      {
-        cwd,
-        shell: false,
-        timeout: timeoutMs,
-        maxBuffer: maxBufferBytes,
-        env: { ...process.env, ...spec.env },
-        ...(signal === undefined ? {} : { signal }),
-      },
-      (error, stdout, stderr) => {
-        const execError = error as
-          | (NodeJS.ErrnoException & { killed?: boolean; code?: unknown; signal?: NodeJS.Signals | null })
-          | null;
-        const output = `${stdout}${stderr === '' ? '' : `\n[stderr]\n${stderr}`}`.trim();
-        const kept =
-          output.length > maxOutputChars
-            ? `[output cut: first ${output.length - maxOutputChars} characters left out]\n${output.slice(-maxOutputChars)}`
-            : output;
-        if (execError?.code === 'ENOENT')
-          return reject(new Error(`Command "${spec.command}" was not found; check the configured command.`));
-        if (execError?.name === 'AbortError') return reject(execError);
-        if (execError?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
-          return reject(
-            new Error(
-              `"${spec.command}" printed more than ${maxBufferBytes} bytes and was stopped before it finished ` +
-                '(ERR_CHILD_PROCESS_STDIO_MAXBUFFER); narrow it with a path or a marker.',
-            ),
-          );
-        if (execError?.killed === true)
-          return reject(
-            new Error(`"${spec.command}" was stopped after ${timeoutMs} ms; narrow it with a path.`),
-          );
-        if (typeof execError?.signal === 'string')
-          return reject(
-            new Error(
-              `"${spec.command}" was killed by ${execError.signal} before it finished (out of memory, or ` +
-                `stopped from outside); its output so far:\n${kept}`,
-            ),
-          );
-        const code: unknown = execError?.code;
-        if (execError !== null && typeof code !== 'number')
-          return reject(
-            new Error(`"${spec.command}" could not run: ${execError.message}`, { cause: execError }),
-          );
-        const exitCode = typeof code === 'number' ? code : 0;
-        resolve(`$ ${[spec.command, ...args].join(' ')}\nexit code ${exitCode}\n${kept}`);
-      },
-    );
+    fulfill: (params, { signal }) =>
+      runCommand({
+        command: spec.command,
+        args: [...(spec.args ?? []), ...extraArgs(params)],
+        cwd: sandbox.root,
+        env: commandEnvironment({ inherited, extra: spec.env }),
+        timeoutMs: spec.timeoutMs ?? 120_000,
+        maxOutputChars: spec.maxOutputChars ?? 20_000,
+        signal,
+      }),
   });
 }
