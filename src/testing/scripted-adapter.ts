@@ -39,6 +39,10 @@ export interface ScriptedAdapterOptions {
  * A model adapter that answers from a script, for unit tests of tools and agents. It records
  * every call and fails with a clear error when the script runs out.
  *
+ * Its n-th call gets the n-th step, whatever the transcript: a new adapter that resumes a run
+ * (in another process) starts at the first step again, so give it only the steps still to come,
+ * or script functions of the messages (see docs/durable-runs.md, "Testing resume").
+ *
  * @example
  * const adapter = new ScriptedAdapter([
  *   ScriptedAdapter.toolCalls([['add', { a: 2, b: 3 }]]),
