@@ -22,6 +22,7 @@ import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
 import { knownContextWindow } from './model-context-windows.js';
+import { providerName } from './provider-name.js';
 import type { ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
@@ -55,7 +56,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     this.client = createClient(options, defaults);
     this.options = options;
     this.defaults = defaults;
-    this.provider = defaults.provider;
+    this.provider = providerName(options.provider, clientBaseURL(this.client), defaults.provider);
     this.model = options.model;
     const window = options.contextWindowTokens;
     if (window !== undefined && !(typeof window === 'number' && Number.isInteger(window) && window > 0)) {
@@ -301,6 +302,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     const delay = Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000, this.maxRetryDelayMs);
     return delay * (1 - Math.random() * 0.25);
   }
+}
+
+/** The base URL requests go to: an injected client of another major, or a stand-in, may lack one. */
+function clientBaseURL(client: OpenAI): string | undefined {
+  const baseURL: unknown = (client as { baseURL?: unknown }).baseURL;
+  return typeof baseURL === 'string' ? baseURL : undefined;
 }
 
 function isJsonResponse(response: Response): boolean {
