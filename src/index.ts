@@ -35,6 +35,7 @@ export type {
   ToolExecutionContext,
   ToolRegistry,
 } from './tools/define-tool.js';
+export type { ToolAnnotations } from './tools/tool-annotations.js';
 export { ToolRunner } from './tools/tool-runner.js';
 export type { ExecuteToolCallsOptions, ToolBatchContext, ToolRunnerOptions } from './tools/tool-runner.js';
 export type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tools/tool-call-outcome.js';
