@@ -123,6 +123,7 @@ export { StreamError } from './errors/stream-error.js';
 export { EmptyResponseError } from './errors/empty-response-error.js';
 export { InsufficientSystemResourceError } from './errors/insufficient-system-resource-error.js';
 export { ConnectionError } from './errors/connection-error.js';
+export type { ConnectionErrorOptions } from './errors/connection-error.js';
 export { UnexpectedResponseError } from './errors/unexpected-response-error.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export type { MissingApiKeyErrorOptions } from './errors/missing-api-key-error.js';

@@ -21,6 +21,7 @@ import { startAttemptDeadline } from './attempt-deadline.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
+import { originOf } from './connection-failure.js';
 import { knownContextWindow } from './model-context-windows.js';
 import { providerName } from './provider-name.js';
 import type { ProviderDefaults } from './create-client.js';
@@ -271,10 +272,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         kind === 'call'
           ? `did not finish its response within the timeout (${attempt.timeoutMs} ms)`
           : `sent no stream chunk within the timeout (${attempt.timeoutMs} ms)`;
+      const origin = originOf(clientBaseURL(this.client));
       return new ConnectionError({
         provider: this.provider,
         cause: error,
-        message: `${this.provider} ${what}. Raise the timeout option (the client's, when you inject one), or check the server.`,
+        ...(origin === undefined ? {} : { origin }),
+        message: `${this.provider}${origin === undefined ? '' : ` at ${origin}`} ${what}. Raise the timeout option (the client's, when you inject one), or check the server.`,
       });
     }
     if (isModelProviderError(error)) return error;
@@ -282,6 +285,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       provider: this.provider,
       environmentVariable: this.defaults.environmentVariable,
       maxRetryDelayMs: this.maxRetryDelayMs,
+      baseURL: clientBaseURL(this.client),
     });
   }
 
