@@ -35,6 +35,7 @@ export type {
   ToolExecutionContext,
   ToolRegistry,
 } from './tools/define-tool.js';
+export type { ToolAnnotations } from './tools/tool-annotations.js';
 export { ToolRunner } from './tools/tool-runner.js';
 export type { ExecuteToolCallsOptions, ToolBatchContext, ToolRunnerOptions } from './tools/tool-runner.js';
 export type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tools/tool-call-outcome.js';
@@ -122,6 +123,7 @@ export { StreamError } from './errors/stream-error.js';
 export { EmptyResponseError } from './errors/empty-response-error.js';
 export { InsufficientSystemResourceError } from './errors/insufficient-system-resource-error.js';
 export { ConnectionError } from './errors/connection-error.js';
+export type { ConnectionErrorOptions } from './errors/connection-error.js';
 export { UnexpectedResponseError } from './errors/unexpected-response-error.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export type { MissingApiKeyErrorOptions } from './errors/missing-api-key-error.js';

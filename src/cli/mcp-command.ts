@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { codeToolNames, createCodeTools } from '../explore/create-code-tools.js';
-import type { McpToolAnnotations } from '../mcp/connect-mcp-server-options.js';
 import { serveMcp } from '../mcp/serve-mcp.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError, exitCodes } from './cli-io.js';
@@ -27,14 +26,6 @@ Host configuration (e.g. claude_desktop_config.json or .cursor/mcp.json):
   {"mcpServers": {"code": {"command": "npx", "args": ["-y", "-p", "tool-orchestrator", "-p",
     "@modelcontextprotocol/server", "-p", "typescript@5", "tool-orchestrator", "mcp", "serve",
     "--repo", "/path/to/repo"]}}}`;
-
-/** Every code tool only reads, and only inside the repository. */
-const codeToolAnnotations: McpToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 /** `mcp serve --repo DIR`: serves the code tools over MCP on stdio until the host closes stdin. */
 export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -96,7 +87,6 @@ export async function mcpCommand(argv: readonly string[], io: CliIo): Promise<nu
     name: 'tool-orchestrator',
     version: packageVersion,
     instructions: `Read-only code exploration of the repository at ${root}. Paths are relative to it. get_definition and get_references resolve symbols precisely (TypeScript compiler, not text search); repo_map gives an overview; search_text searches text.`,
-    annotations: codeToolAnnotations,
     onToolCall: (call) =>
       io.stderr(
         `${call.name} ${Math.round(call.durationMs)}ms${call.error === undefined ? '' : ` error: ${oneLine(call.error)}`}\n`,

@@ -1,4 +1,5 @@
 import type { ToolRegistry } from '../tools/define-tool.js';
+import type { ToolAnnotations } from '../tools/tool-annotations.js';
 
 /** What a server says about one tool, as `toolFilter` sees it (before any checks). */
 export interface McpToolListing {
@@ -10,18 +11,8 @@ export interface McpToolListing {
   readonly annotations?: McpToolAnnotations;
 }
 
-/** MCP tool annotations: hints about a tool's behaviour, not guarantees. */
-export interface McpToolAnnotations {
-  readonly title?: string;
-  /** The tool does not change its environment. */
-  readonly readOnlyHint?: boolean;
-  /** The tool may destroy data (meaningful when not read-only). */
-  readonly destructiveHint?: boolean;
-  /** Calling it again with the same arguments has no further effect. */
-  readonly idempotentHint?: boolean;
-  /** The tool reaches an open world (the web) rather than a closed domain. */
-  readonly openWorldHint?: boolean;
-}
+/** MCP tool annotations: hints about a tool's behaviour, not guarantees (the same as a tool's own `ToolAnnotations`). */
+export type McpToolAnnotations = ToolAnnotations;
 
 /** Why something about a server was not as expected; the connection keeps working. */
 export type McpWarningCode =

@@ -25,8 +25,8 @@ export interface McpServeOptions<Context extends object = Record<string, unknown
   /** Usage instructions the host may show to its model. */
   readonly instructions?: string;
   /**
-   * MCP annotations per tool: one object for every tool, or a function of the tool (e.g.
-   * `{ readOnlyHint: true }` for tools that change nothing). @default none
+   * MCP annotations to publish over each tool's own (`defineTool`'s `annotations`), key by key:
+   * one object for every tool, or a function of the tool. @default each tool's own annotations
    */
   readonly annotations?: McpToolAnnotations | ((tool: Tool) => McpToolAnnotations | undefined);
   /** Runs the calls: validation, timeouts and error results as in the loop. @default new ToolRunner(tools) */
@@ -39,7 +39,7 @@ export interface McpServeOptions<Context extends object = Record<string, unknown
 
 /**
  * Builds an MCP server (the SDK's low-level `Server`) that serves `tools`: each listed with its
- * JSON Schema, description and annotations; each call validated and run through `ToolRunner`
+ * JSON Schema, description and annotations (the tool's own, see `defineTool`); each call validated and run through `ToolRunner`
  * with the same error handling as in the loop, a failure coming back as an `isError` result the
  * calling model can read. An unknown tool name is a JSON-RPC error, as MCP specifies. Connect it
  * to any SDK transport, or return it from a `createMcpHandler` factory to serve over HTTP.
@@ -103,8 +103,11 @@ export function buildMcpServer<Context extends object>(
   options: McpServeOptions<Context>,
 ): Server {
   const runner = options.toolRunner ?? new ToolRunner(tools);
-  const annotationsOf = (tool: Tool): McpToolAnnotations | undefined =>
-    typeof options.annotations === 'function' ? options.annotations(tool) : options.annotations;
+  const annotationsOf = (tool: Tool): McpToolAnnotations | undefined => {
+    const given = typeof options.annotations === 'function' ? options.annotations(tool) : options.annotations;
+    if (given === undefined) return tool.annotations;
+    return { ...tool.annotations, ...given };
+  };
   const listing = Object.values(tools).map((tool) => {
     const annotations = annotationsOf(tool);
     return {

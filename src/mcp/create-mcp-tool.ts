@@ -1,5 +1,6 @@
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/define-tool.js';
+import type { ToolAnnotations } from '../tools/tool-annotations.js';
 import { checkInputSchema } from './check-input-schema.js';
 import type { McpToolListing } from './connect-mcp-server-options.js';
 
@@ -12,7 +13,9 @@ export interface McpToolCaller {
 
 /**
  * A registry tool for one server tool: its `inputSchema` validates the arguments and is what the
- * model sees. Returns why not, instead, when the schema is unusable.
+ * model sees; its annotations are the server's (those MCP defines, with values of the right type),
+ * so a server built from the registry publishes them again. Returns why not, instead, when the
+ * schema is unusable.
  */
 export function createMcpTool(
   registryName: string,
@@ -21,6 +24,7 @@ export function createMcpTool(
 ): Tool | string {
   const problem = checkInputSchema(listing.inputSchema);
   if (problem !== undefined) return problem;
+  const annotations = knownAnnotations(listing.annotations);
   let tool: Tool;
   try {
     tool = defineTool({
@@ -28,6 +32,7 @@ export function createMcpTool(
       description: listing.description ?? listing.title ?? '',
       parameters: listing.inputSchema as Record<string, unknown>,
       timeoutMs: caller.timeoutMs,
+      ...(annotations === undefined ? {} : { annotations }),
       execute: (input: unknown, context) => caller.call(input, context.signal),
     });
   } catch (error) {
@@ -57,4 +62,16 @@ export function createMcpTool(
       },
     },
   };
+}
+
+/** The annotations MCP defines, each kept only with a value of its type: a server may send more, or odd ones. */
+function knownAnnotations(value: unknown): ToolAnnotations | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const kept: { -readonly [Key in keyof ToolAnnotations]: ToolAnnotations[Key] } = {};
+  if (typeof record['title'] === 'string') kept.title = record['title'];
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    if (typeof record[key] === 'boolean') kept[key] = record[key];
+  }
+  return Object.keys(kept).length === 0 ? undefined : kept;
 }

@@ -110,6 +110,8 @@ export async function callModelStep(
   state.lastResponse = response;
   if (contextTokens !== undefined) recordContextCall(state.contextWindow!, contextTokens, response.usage);
   const data = new LlmCallData({
+    provider: adapter.provider,
+    model: adapter.model,
     sent: messages,
     sentGrows: messagesGrow,
     messageCount,

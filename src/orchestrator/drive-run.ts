@@ -45,10 +45,13 @@ export async function driveRun(state: RunState, config: RunConfig): Promise<RunR
     if (!isAbortError(error, signal)) {
       // Whatever was thrown (a Proxy, an object with no prototype), describing it must not throw.
       const code = errorCode(error);
+      const { provider, model } = config.adapter;
       trace.emit('error', {
         name: errorName(error),
         message: describeThrown(error),
         ...(code === undefined ? {} : { code }),
+        ...(provider === undefined ? {} : { provider }),
+        ...(model === undefined ? {} : { model }),
       });
       emitEnd(state, config, 'error');
       throw error;

@@ -7,6 +7,10 @@ type LlmCallEventData = TraceEventData['llm_call'];
 
 /** What one model call sent and got back, for its `llm_call` event. */
 export interface LlmCallFields {
+  /** The adapter's `provider`, when it names one. */
+  readonly provider: string | undefined;
+  /** The adapter's `model`, when it names one. */
+  readonly model: string | undefined;
   /** The array the call sent. */
   readonly sent: readonly ChatMessage[];
   /** True when `sent` is an array later calls append to (the transcript, the context window's view). */
@@ -38,6 +42,8 @@ export class LlmCallData implements LlmCallEventData {
   readonly #sent: readonly ChatMessage[];
   readonly #sentGrows: boolean;
   #copy: readonly ChatMessage[] | undefined;
+  declare readonly provider?: string;
+  declare readonly model?: string;
   declare readonly messages: readonly ChatMessage[];
   declare readonly messageCount: number;
   declare readonly response: ModelResponse;
@@ -50,9 +56,11 @@ export class LlmCallData implements LlmCallEventData {
     this.#sent = fields.sent;
     this.#sentGrows = fields.sentGrows;
     this.#copy = undefined;
-    // Defined first, so the keys keep the order of the event's type.
-    Object.defineProperty(this, 'messages', LlmCallData.#messagesProperty);
     const data = this as { -readonly [Key in keyof LlmCallData]: LlmCallData[Key] };
+    // In the order of the event's type: provider, model, messages, then the rest.
+    if (fields.provider !== undefined) data.provider = fields.provider;
+    if (fields.model !== undefined) data.model = fields.model;
+    Object.defineProperty(this, 'messages', LlmCallData.#messagesProperty);
     data.messageCount = fields.messageCount;
     data.response = fields.response;
     data.usage = fields.response.usage;

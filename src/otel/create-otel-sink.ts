@@ -16,11 +16,16 @@ export interface OtelSinkOptions {
    */
   readonly captureContent?: boolean;
   /**
-   * `gen_ai.provider.name`, e.g. `adapter.provider` (`'openai'`, `'deepseek'`). Trace events do not
-   * name the provider, so without this (or a `provider` field on `run_start`) it is left out.
+   * `gen_ai.provider.name` for events that do not name their provider. Each `llm_call` (and the
+   * `error` of a failed call) carries its adapter's `provider`, which wins: set this only for
+   * adapters that name none. @default the events' provider, else left out
    */
   readonly provider?: string;
-  /** `gen_ai.request.model`: the model the adapter asks for. Without it spans use the response's model. */
+  /**
+   * `gen_ai.request.model` for events that do not name their model. Each `llm_call` carries its
+   * adapter's `model`, which wins. @default the events' model, else left out (spans are then named
+   * after the response's model)
+   */
   readonly model?: string;
   /** `gen_ai.agent.name`; the run span is then named `invoke_agent {agentName}`. */
   readonly agentName?: string;
@@ -55,8 +60,9 @@ interface RunSpans {
   readonly span: Span;
   /** The context child spans start in. */
   readonly context: Context;
-  readonly provider: string | undefined;
-  readonly model: string | undefined;
+  /** The provider and requested model the run span says, from the latest model call. */
+  provider: string | undefined;
+  model: string | undefined;
   /** The latest event's timestamp: where a model call that fails began. */
   lastTimestamp: number;
   /** Deltas seen since the last `llm_call`: that call was streamed. */
@@ -75,7 +81,7 @@ interface RunSpans {
  * an optional peer dependency that only this entry loads.
  *
  * @example
- * const sink = createOtelSink({ tracer: provider.getTracer('my-app'), provider: adapter.provider });
+ * const sink = createOtelSink({ tracer: provider.getTracer('my-app') });
  * const orchestrator = new ToolOrchestrator(adapter, tools, { traceEmitter: sink });
  */
 export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
@@ -84,9 +90,9 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
   const runs = new Map<string, RunSpans>();
 
   const startRun = (event: TraceEventOf<'run_start'>): void => {
-    const data = event.data as TraceEventData['run_start'] & { provider?: unknown; model?: unknown };
-    const provider = options.provider ?? (typeof data.provider === 'string' ? data.provider : undefined);
-    const model = options.model ?? (typeof data.model === 'string' ? data.model : undefined);
+    const data = event.data;
+    const provider = options.provider;
+    const model = options.model;
     const parent = event.parentRunId === undefined ? undefined : runs.get(event.parentRunId);
     const parentContext = parent?.context ?? otelContext.active();
     const attributes: Attributes = {
@@ -120,20 +126,37 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
     });
   };
 
-  const chatAttributes = (run: RunSpans, event: TraceEvent): Attributes => {
+  /**
+   * The attributes every chat span has. The event's provider and model win over the options; the
+   * run span takes them too (a run span starts before any call names them).
+   */
+  const chatAttributes = (
+    run: RunSpans,
+    event: TraceEventOf<'llm_call'> | TraceEventOf<'error'>,
+  ): { attributes: Attributes; model: string | undefined } => {
+    const provider = event.data.provider ?? options.provider;
+    const model = event.data.model ?? options.model;
     const attributes: Attributes = {
       [genAi.operationName]: genAiOperation.chat,
       [genAi.conversationId]: event.runId,
       [toolOrchestrator.turn]: event.turn,
     };
-    if (run.provider !== undefined) attributes[genAi.providerName] = run.provider;
-    if (run.model !== undefined) attributes[genAi.requestModel] = run.model;
-    return attributes;
+    if (provider !== undefined) {
+      attributes[genAi.providerName] = provider;
+      if (provider !== run.provider) run.span.setAttribute(genAi.providerName, provider);
+      run.provider = provider;
+    }
+    if (model !== undefined) {
+      attributes[genAi.requestModel] = model;
+      if (model !== run.model) run.span.setAttribute(genAi.requestModel, model);
+      run.model = model;
+    }
+    return { attributes, model };
   };
 
   const modelCall = (run: RunSpans, event: TraceEventOf<'llm_call'>): void => {
     const { response, usage, durationMs, finalAnswer } = event.data;
-    const attributes = chatAttributes(run, event);
+    const { attributes, model } = chatAttributes(run, event);
     if (response.model !== undefined) attributes[genAi.responseModel] = response.model;
     if (typeof response.finish_reason === 'string')
       attributes[genAi.responseFinishReasons] = [response.finish_reason];
@@ -153,7 +176,7 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
     }
     run.streamed = false;
     run.modelTurn = event.turn;
-    startChat(run, run.model ?? response.model, attributes, event.timestamp - durationMs).end(
+    startChat(run, model ?? response.model, attributes, event.timestamp - durationMs).end(
       hrTime(event.timestamp),
     );
   };
@@ -167,9 +190,9 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
 
   /** A model call that threw: it began after the run's previous event and ends at the error. */
   const failedModelCall = (run: RunSpans, event: TraceEventOf<'error'>, errorType: string): void => {
-    const attributes = chatAttributes(run, event);
+    const { attributes, model } = chatAttributes(run, event);
     attributes[genAi.errorType] = errorType;
-    const span = startChat(run, run.model, attributes, run.lastTimestamp);
+    const span = startChat(run, model, attributes, run.lastTimestamp);
     fail(span, errorType, event.data.name, event.data.message, event.timestamp);
     span.end(hrTime(event.timestamp));
   };

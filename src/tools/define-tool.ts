@@ -3,6 +3,8 @@ import { describeThrown } from '../errors/describe-value.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { compileSchema, isZodSchema } from './schema.js';
 import type { CompiledSchema } from './schema.js';
+import { checkToolAnnotations } from './tool-annotations.js';
+import type { ToolAnnotations } from './tool-annotations.js';
 
 /** What every tool receives besides its arguments. `Context` is the caller's own data. */
 export type ToolExecutionContext<Context extends object = Record<string, unknown>> = Context & {
@@ -50,6 +52,13 @@ export interface ToolConfig<Parameters, Output, Context extends object = Record<
    * @default false
    */
   readonly needsApproval?: NeedsApproval<InferInput<Parameters>, Context>;
+  /**
+   * What the tool does, as hints for hosts: `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+   * `openWorldHint` and a `title` (MCP's `ToolAnnotations`). Every MCP server built from the tool
+   * (`createMcpServer`, `serveMcp`) publishes them. @default none (MCP then assumes a tool may
+   * change and destroy things)
+   */
+  readonly annotations?: ToolAnnotations;
 }
 
 /** `defineTool`'s `needsApproval`: always, never, or decided per call. */
@@ -67,6 +76,8 @@ export interface Tool<Input = unknown, Output = unknown, Context extends object 
   readonly strict?: boolean;
   /** Whether a call waits for a person's decision before it runs (see `ToolConfig.needsApproval`). */
   readonly needsApproval?: NeedsApproval<Input, Context>;
+  /** Hints about what the tool does (see `ToolConfig.annotations`), frozen. */
+  readonly annotations?: ToolAnnotations;
   /** @internal compiled validator */
   readonly schema: CompiledSchema<Input>;
   readonly execute: (input: Input, context: ToolExecutionContext<Context>) => Output | Promise<Output>;
@@ -81,7 +92,7 @@ const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 /**
  * Defines a tool: validates the config and compiles its schema once, up front.
  *
- * @throws {ToolDefinitionError} when the name, description, execute or schema is unusable.
+ * @throws {ToolDefinitionError} when the name, description, execute, schema or annotations are unusable.
  * @example
  * const add = defineTool({
  *   name: 'add',
@@ -140,6 +151,8 @@ export function defineTool<Parameters, Output, Context extends object = Record<s
       message: `needsApproval must be true, false or a function (input, context) => boolean; got ${needsApproval === null ? 'null' : typeof needsApproval}.`,
     });
   }
+  const annotations =
+    config.annotations === undefined ? undefined : checkToolAnnotations(name, config.annotations);
   let schema: CompiledSchema<InferInput<Parameters>>;
   try {
     schema = compileSchema(parameters);
@@ -158,6 +171,7 @@ export function defineTool<Parameters, Output, Context extends object = Record<s
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     ...(config.strict === undefined ? {} : { strict: config.strict }),
     ...(config.needsApproval === undefined ? {} : { needsApproval: config.needsApproval }),
+    ...(annotations === undefined ? {} : { annotations }),
     schema,
     execute: config.execute,
   };

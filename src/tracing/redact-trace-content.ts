@@ -22,6 +22,8 @@ const same = <T>(data: T): T => data;
 const redactors: Redactors = {
   run_start: same,
   llm_call: (data) => ({
+    ...(data.provider === undefined ? {} : { provider: data.provider }),
+    ...(data.model === undefined ? {} : { model: data.model }),
     // `messages` is a lazy getter: read only the count, never the messages.
     messages: [],
     messageCount: data.messageCount,
@@ -58,6 +60,8 @@ const redactors: Redactors = {
     name: data.name,
     ...(data.code === undefined ? {} : { code: data.code }),
     message: '',
+    ...(data.provider === undefined ? {} : { provider: data.provider }),
+    ...(data.model === undefined ? {} : { model: data.model }),
   }),
   run_end: same,
 };

@@ -31,6 +31,16 @@ export interface TraceEventData {
   };
   llm_call: {
     /**
+     * Where the call went: the adapter's `provider` (`'openai'`, `'deepseek'`, or a custom
+     * adapter's name), when it names one. OpenTelemetry's `gen_ai.provider.name`.
+     */
+    readonly provider?: string;
+    /**
+     * The model the call asked for: the adapter's `model`, when it names one (`response.model` is
+     * the one the provider says answered). OpenTelemetry's `gen_ai.request.model`.
+     */
+    readonly model?: string;
+    /**
      * The messages sent on this call (what `prepareTurn` sent, when it replaced them): a snapshot
      * that later turns never change. Empty with `traceContent: 'metadata'`.
      */
@@ -138,6 +148,12 @@ export interface TraceEventData {
     readonly message: string;
     readonly code?: string;
     readonly name: string;
+    /**
+     * The run's adapter's `provider` and `model`, when it names them: where a model call that
+     * failed went (as on `llm_call`).
+     */
+    readonly provider?: string;
+    readonly model?: string;
   };
   run_end: {
     /** `'awaiting_approval'`: the run paused for a person's decision and ends here until resumed. */

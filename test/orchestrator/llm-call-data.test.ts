@@ -8,8 +8,15 @@ const response: ModelResponse = {
   usage: { promptTokens: 3, completionTokens: 1, totalTokens: 4, reasoningTokens: 0, cachedPromptTokens: 0 },
 };
 
-function data(sent: readonly ChatMessage[], sentGrows: boolean, contextTokens?: number): LlmCallData {
+function data(
+  sent: readonly ChatMessage[],
+  sentGrows: boolean,
+  contextTokens?: number,
+  adapter: { provider?: string; model?: string } = {},
+): LlmCallData {
   return new LlmCallData({
+    provider: adapter.provider,
+    model: adapter.model,
     sent,
     sentGrows,
     messageCount: sent.length,
@@ -38,6 +45,10 @@ describe('LlmCallData: the data of an llm_call event', () => {
     expect('contextTokens' in made).toBe(false);
     expect(Object.keys(data(sent, true, 42))).toEqual([...Object.keys(plain), 'contextTokens']);
     expect(data(sent, true, 42).contextTokens).toBe(42);
+    const named = data(sent, true, undefined, { provider: 'openai', model: 'gpt-5-mini' });
+    expect(JSON.parse(JSON.stringify(named))).toEqual({ provider: 'openai', model: 'gpt-5-mini', ...plain });
+    expect(Object.keys(named)).toEqual(['provider', 'model', ...Object.keys(plain)]);
+    expect('provider' in made || 'model' in made).toBe(false);
   });
 
   it('keeps the prefix that was sent from an array that grows, copied once on first read', () => {

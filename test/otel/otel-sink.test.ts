@@ -77,8 +77,9 @@ describe('createOtelSink', () => {
     const alpha = spans.find((span) => span.attributes['gen_ai.tool.call.id'] === 'call_lookup_alpha')!;
     expect(alpha.attributes['gen_ai.tool.call.arguments']).toBe('{"query":"alpha"}');
     expect(alpha.attributes['gen_ai.tool.call.result']).toContain('Found alpha');
-    // Without the provider and model options, those attributes are left out rather than guessed.
-    expect(firstChat.attributes['gen_ai.provider.name']).toBeUndefined();
+    // Without the sink's options, the events' provider is used; the scripted adapter names no
+    // model, so the requested model is left out rather than guessed.
+    expect(firstChat.attributes['gen_ai.provider.name']).toBe('scripted');
     expect(firstChat.attributes['gen_ai.request.model']).toBeUndefined();
     // Tool results reach the next call's input as tool_call_response parts.
     const secondChat = spans.filter((span) => span.name === 'chat main-model')[1]!;

@@ -21,7 +21,9 @@ import { startAttemptDeadline } from './attempt-deadline.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
+import { originOf } from './connection-failure.js';
 import { knownContextWindow } from './model-context-windows.js';
+import { providerName } from './provider-name.js';
 import type { ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
@@ -55,7 +57,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     this.client = createClient(options, defaults);
     this.options = options;
     this.defaults = defaults;
-    this.provider = defaults.provider;
+    this.provider = providerName(options.provider, clientBaseURL(this.client), defaults.provider);
     this.model = options.model;
     const window = options.contextWindowTokens;
     if (window !== undefined && !(typeof window === 'number' && Number.isInteger(window) && window > 0)) {
@@ -270,10 +272,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         kind === 'call'
           ? `did not finish its response within the timeout (${attempt.timeoutMs} ms)`
           : `sent no stream chunk within the timeout (${attempt.timeoutMs} ms)`;
+      const origin = originOf(clientBaseURL(this.client));
       return new ConnectionError({
         provider: this.provider,
         cause: error,
-        message: `${this.provider} ${what}. Raise the timeout option (the client's, when you inject one), or check the server.`,
+        ...(origin === undefined ? {} : { origin }),
+        message: `${this.provider}${origin === undefined ? '' : ` at ${origin}`} ${what}. Raise the timeout option (the client's, when you inject one), or check the server.`,
       });
     }
     if (isModelProviderError(error)) return error;
@@ -281,6 +285,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       provider: this.provider,
       environmentVariable: this.defaults.environmentVariable,
       maxRetryDelayMs: this.maxRetryDelayMs,
+      baseURL: clientBaseURL(this.client),
     });
   }
 
@@ -301,6 +306,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     const delay = Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000, this.maxRetryDelayMs);
     return delay * (1 - Math.random() * 0.25);
   }
+}
+
+/** The base URL requests go to: an injected client of another major, or a stand-in, may lack one. */
+function clientBaseURL(client: OpenAI): string | undefined {
+  const baseURL: unknown = (client as { baseURL?: unknown }).baseURL;
+  return typeof baseURL === 'string' ? baseURL : undefined;
 }
 
 function isJsonResponse(response: Response): boolean {

@@ -34,6 +34,14 @@ export interface ChatCompletionsAdapterOptions {
   /** The server's base URL, ending in `/v1` for most OpenAI-compatible servers. @default the provider's */
   readonly baseURL?: string | undefined;
   /**
+   * The provider's name in traces (`llm_call.provider`, OpenTelemetry's `gen_ai.provider.name`)
+   * and errors, for an OpenAI-compatible server at `baseURL`, e.g. `'ollama'`, `'vllm'` or
+   * `'openrouter'`. Prefer the GenAI conventions' well-known values where one fits (`'groq'`,
+   * `'x_ai'`, `'mistral_ai'`, `'azure.ai.openai'`, ...).
+   * @default the well-known name of the base URL's host (`api.groq.com` is `'groq'`), else the adapter's (`'openai'`, `'deepseek'`)
+   */
+  readonly provider?: string;
+  /**
    * Retries per call, made by the adapter (the `openai` client is asked for none, because its
    * waits cannot be aborted): connection failures and resets, whole-response timeouts, 408, 409,
    * 429 and 5xx (honouring `retry-after-ms`, `retry-after` and `x-should-retry`), a blank 200, a

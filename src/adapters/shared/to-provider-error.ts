@@ -1,5 +1,4 @@
 import { AuthenticationError } from '../../errors/authentication-error.js';
-import { ConnectionError } from '../../errors/connection-error.js';
 import { ContextLengthError } from '../../errors/context-length-error.js';
 import { InsufficientBalanceError } from '../../errors/insufficient-balance-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
@@ -7,6 +6,7 @@ import type { ModelProviderError } from '../../errors/model-provider-error.js';
 import { RateLimitError } from '../../errors/rate-limit-error.js';
 import { ServerError } from '../../errors/server-error.js';
 import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
+import { unreachable } from './connection-failure.js';
 import { contextLengthFigures, isContextLengthRefusal } from './context-length.js';
 import { isRecord } from './normalize-usage.js';
 
@@ -16,6 +16,8 @@ export interface ProviderContext {
   readonly environmentVariable: string;
   /** The longest `retry-after` the adapter waits for; a longer one fails at once. */
   readonly maxRetryDelayMs: number;
+  /** Where requests go (the client's `baseURL`): a connection error names its origin. */
+  readonly baseURL?: string | undefined;
 }
 
 /** The fields of an `openai` `APIError` we read; duck-typed so an injected client of another major works. */
@@ -35,7 +37,7 @@ interface ClientError {
  * {@link InsufficientBalanceError}, 429 {@link RateLimitError}, other 4xx
  * {@link InvalidRequestError} (or {@link ContextLengthError} when it says the request is longer than
  * the model's window), 5xx {@link ServerError}, no response at all
- * {@link ConnectionError}. `retryAfterMs` comes from `retry-after-ms`, else `retry-after`
+ * `ConnectionError` naming the base URL's origin and the system's error code. `retryAfterMs` comes from `retry-after-ms`, else `retry-after`
  * (seconds or an HTTP date); `x-should-retry: true | false` overrides `retryable`, as the client
  * itself would. Anything else is returned as is.
  */
@@ -45,11 +47,7 @@ export function toProviderError(error: unknown, context: ProviderContext): unkno
   if (name === 'APIUserAbortError') return error;
   const provider = context.provider;
   if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError') {
-    return new ConnectionError({
-      provider,
-      cause: error,
-      message: `Could not reach ${provider}: ${error.message}`,
-    });
+    return unreachable(error, provider, context.baseURL);
   }
   const body = isRecord(error.error) ? error.error : undefined;
   const providerMessage = typeof body?.['message'] === 'string' ? body['message'] : error.message;

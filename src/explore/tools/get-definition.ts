@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import { truncateOutput } from './truncate-output.js';
@@ -28,6 +29,7 @@ export function createGetDefinitionTool(options: CodeIntelligenceToolOptions) {
       'Follows re-exports, import aliases and default exports to the real declaration (TypeScript language ' +
       'service for JS/TS). Pass path to pick among several same-named definitions.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async ({ symbol, path }, context) => {
       const definitions = await options.index.definitions(symbol, {
         ...(path === undefined ? {} : { path }),

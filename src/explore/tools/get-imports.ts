@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import { truncateOutput } from './truncate-output.js';
@@ -22,6 +23,7 @@ export function createGetImportsTool(options: CodeIntelligenceToolOptions) {
       'and the repo file it resolves to (relative paths, tsconfig paths, workspace packages, Python/Go/Rust/Java ' +
       'modules, C includes). Unresolved bare specifiers are packages.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async ({ path }, context) => {
       const result = await options.index.imports(path, { signal: context?.signal });
       if (result.imports.length === 0) return `${result.path} imports nothing.`;

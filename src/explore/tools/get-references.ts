@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import { truncateOutput } from './truncate-output.js';
@@ -30,6 +31,7 @@ export function createGetReferencesTool(options: CodeIntelligenceToolOptions) {
       'source line, grouped by file. Semantic for JS/TS (not a text match: follows imports and re-exports); ' +
       'whole-word matches for other languages.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async ({ symbol, path, include_declaration: includeDeclaration }, context) => {
       const result = await options.index.references(symbol, {
         ...(path === undefined ? {} : { path }),

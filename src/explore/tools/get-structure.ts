@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import type { FileStructure, OutlineMember } from '../index/structure.js';
@@ -63,6 +64,7 @@ export function createGetStructureTool(options: CodeIntelligenceToolOptions) {
       'Outline a source file without reading it whole: its classes with their methods, functions, types and variables, ' +
       'each with signature and line range, plus an imports/exports summary. Then read_file the line range you need.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async ({ path }, context) => {
       const structure = await options.index.structure(path, { signal: context?.signal });
       return truncateOutput(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import type { CodeSymbol } from '../index/code-symbol.js';
@@ -32,6 +33,7 @@ export function createGetSymbolsTool(options: CodeIntelligenceToolOptions) {
       'with kind, whether exported, and line range. JS/TS is parsed by the TypeScript compiler; Python, Go, Rust, ' +
       'Java and others by patterns. Cheaper than reading the file to find where something is.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async ({ path }) => {
       const { symbols, language, engine, path: file, notice } = await options.index.symbols(path);
       const header =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { assertPlainRevision } from './git-revision.js';
@@ -32,6 +33,7 @@ export function createGitDiffTool(options: CodeToolFactoryOptions) {
       'Show the git diff between a base revision (default HEAD) and the current working tree, i.e. uncommitted ' +
       'changes by default; untracked files are not included. Pass path to limit it to one file or directory.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async (input, context) => {
       const base = input.base ?? 'HEAD';
       assertPlainRevision(base);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import { SandboxError } from '../errors/sandbox-error.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
@@ -31,6 +32,7 @@ export function createGitLogTool(options: CodeToolFactoryOptions) {
       'Show recent git commits, newest first: short hash, date, author and subject. ' +
       'Pass path to see the history of one file or directory, and n for how many (default 10).',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async (input, context) => {
       const path = sandbox.relative(sandbox.resolve(input.path ?? '.'));
       if (path !== '.' && sandbox.isExcluded(path)) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import type { FileImportGraph, ImportGraphSummary } from '../index/import-graph.js';
@@ -62,6 +63,7 @@ export function createImportGraphTool(options: CodeIntelligenceToolOptions) {
       'Module dependency graph from imports/requires resolved to repo files (all languages). With path: what the file imports and which files ' +
       'import it (who depends on it). Without path: the most-imported files and the entry points of the repo.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async ({ path }, context) => {
       const text =
         path === undefined

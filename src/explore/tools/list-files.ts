@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { truncateOutput } from './truncate-output.js';
@@ -33,6 +34,7 @@ export function createListFilesTool(options: CodeToolFactoryOptions) {
       'node_modules and build output. Use `path` to list one directory and `pattern` (a glob) to filter, ' +
       'e.g. {"path": "src", "pattern": "*.ts"}.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async (input, context) => {
       const path = input.path ?? '.';
       const maxResults = input.max_results ?? defaultListFilesMaxResults;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { FileReadError } from '../errors/file-read-error.js';
@@ -43,6 +44,7 @@ export function createReadFileTool(options: CodeToolFactoryOptions) {
       `Read a text file with line numbers. Shows ${defaultReadWindowLines} lines from start_line by default; ` +
       'pass start_line and end_line to read a specific range (e.g. around a line that search_text found).',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async (input, context) => {
       const startLine = input.start_line ?? 1;
       const endLine = input.end_line ?? startLine + defaultReadWindowLines - 1;

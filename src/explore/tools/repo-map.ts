@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import type { CodeIntelligenceToolOptions } from '../index/code-intelligence-tool-options.js';
 import { maxOutputCharsOf } from '../index/code-intelligence-tool-options.js';
 import { estimateTokens } from '../index/repo-map.js';
@@ -34,6 +35,7 @@ export function createRepoMapTool(options: CodeIntelligenceToolOptions) {
       'symbol signatures (line: signature). Start here in an unfamiliar repo; pass focus_files / focus_symbols ' +
       'to center it on what you are working on.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async (input, context) => {
       const requested = input.max_tokens ?? 1024;
       const maxTokens = Math.min(requested, Math.floor(maxOutputChars / 4));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
+import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { formatBytes } from '../sandbox/sandbox.js';
@@ -46,6 +47,7 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
       'The pattern is a JavaScript regular expression (case-insensitive by default); set regex=false for plain text. ' +
       'Use glob (e.g. "*.ts") or path to narrow the search.',
     parameters,
+    annotations: readOnlyCodeToolAnnotations,
     execute: async (input, context) => {
       const flags = `gm${input.case_sensitive === true ? '' : 'i'}`;
       const source = input.regex === false ? escapeRegExp(input.pattern) : input.pattern;

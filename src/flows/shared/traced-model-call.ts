@@ -34,6 +34,7 @@ export async function tracedModelCall(options: TracedModelCallOptions): Promise<
   // The registry is empty, so the orchestrator sends no tools; this adapter sends `tools` with them off.
   const adapter: ModelAdapter = {
     ...(options.adapter.provider === undefined ? {} : { provider: options.adapter.provider }),
+    ...(options.adapter.model === undefined ? {} : { model: options.adapter.model }),
     call: async (messages, _tools, callOptions) => {
       response = await options.adapter.call(messages, tools, {
         ...callOptions,
