@@ -223,8 +223,10 @@ export class FileCheckpointStore implements CheckpointStore {
     log.transcript = prepared.stored;
     log.messageBytes = messageBytes;
     this.#trackers.remember(runId, prepared.messages, prepared.hashes, state.step, ended);
-    // An ended run is written no more: close its file (its log is compacted already).
+    // An ended run is written no more: close its file (its log is compacted already). A paused run
+    // may wait days for a person: its file is closed too, and the next save opens it again.
     if (ended) await this.#close(directory);
+    else if (state.stopReason === 'awaiting_approval') await this.#release(log);
   }
 
   /** Creates the run's folder and log with its first line, every entry flushed with `sync`. */
@@ -259,6 +261,13 @@ export class FileCheckpointStore implements CheckpointStore {
       if (oldest !== undefined) void folderLocks.run(oldest, () => this.#close(oldest));
     }
     return log;
+  }
+
+  /** Closes the run's file but remembers what it holds, so the next save appends without reading it. */
+  async #release(log: OpenLog): Promise<void> {
+    const handle = log.handle;
+    log.handle = undefined;
+    await handle?.close();
   }
 
   async #close(directory: string): Promise<void> {
