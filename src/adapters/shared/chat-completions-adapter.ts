@@ -1,8 +1,3 @@
-import type OpenAI from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from 'openai/resources/chat/completions';
 import { ConnectionError } from '../../errors/connection-error.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { EmptyResponseError } from '../../errors/empty-response-error.js';
@@ -22,6 +17,7 @@ import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { createClient } from './create-client.js';
 import { knownContextWindow } from './model-context-windows.js';
+import type { OpenAIClient, OpenAIRequestOptions } from './openai-client.js';
 import type { ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
@@ -46,8 +42,8 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly model: string;
   /** The model's context window in tokens, when known (see `ChatCompletionsAdapterOptions.contextWindowTokens`). */
   readonly contextWindowTokens: number | undefined;
-  /** The `openai` client every request goes through. */
-  readonly client: OpenAI;
+  /** The `openai` client every request goes through (yours when injected). */
+  readonly client: OpenAIClient;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
 
@@ -89,7 +85,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       let failure: unknown;
       try {
         const response = await this.client.chat.completions
-          .create(body as unknown as ChatCompletionCreateParamsNonStreaming, this.requestOptions(attempt))
+          .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
         const result = parseCompletion(await readBody(response, origin), origin);
@@ -124,7 +120,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       let failure: unknown;
       try {
         const response = await this.client.chat.completions
-          .create(body as unknown as ChatCompletionCreateParamsStreaming, this.requestOptions(attempt))
+          .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
         if (isJsonResponse(response)) {
@@ -238,7 +234,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     return startAttemptDeadline(signal, this.client.timeout);
   }
 
-  private requestOptions(attempt: AttemptDeadline): OpenAI.RequestOptions {
+  private requestOptions(attempt: AttemptDeadline): OpenAIRequestOptions {
     // The client's retries sleep without watching the signal: the adapter retries instead.
     return { maxRetries: 0, signal: attempt.signal };
   }
