@@ -70,12 +70,12 @@ export default defineConfig({
       );
       options.entryPoints = Object.fromEntries(commonJs);
     }
-    // Without whitespace, and with syntax shortened, so the install stays under 2 MB beside zod
-    // (issue #11); source maps are not shipped either. Identifiers are kept, so stack traces name
-    // our functions: minifying them would need esbuild's `keepNames`, whose `__name` calls on
-    // every closure cost a fifth of a turn's time in the loop benchmark.
-    options.minifyWhitespace = true;
-    options.minifySyntax = true;
+    // Not minified: Node prints the source line of the frame that threw an uncaught error, and
+    // a file without whitespace is one line of tens of kilobytes. Identifiers are kept too, so
+    // stack traces name our functions (minifying them would need esbuild's `keepNames`, whose
+    // `__name` calls on every closure slow the loop). Source maps are not shipped.
+    options.minifyWhitespace = false;
+    options.minifySyntax = false;
   },
   // zod-to-json-schema (only for classic zod 3 schemas) is bundled rather than installed: its
   // author ended its maintenance in November 2025 (zod 4 converts natively), so there are no

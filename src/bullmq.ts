@@ -18,6 +18,6 @@ export type {
 } from './bullmq/run-job.js';
 export { RedisCheckpointStore } from './bullmq/redis-checkpoint-store.js';
 export type { RedisCheckpointStoreOptions } from './bullmq/redis-checkpoint-store.js';
-export type { RedisConnection } from './bullmq/redis-connection.js';
+export type { RedisClient, RedisConnection, RedisConnectionOptions } from './bullmq/redis-connection.js';
 export { RunJobFailedError } from './bullmq/run-job-failed-error.js';
 export type { RunJobFailedErrorOptions } from './bullmq/run-job-failed-error.js';

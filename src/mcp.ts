@@ -13,6 +13,7 @@ export type {
   McpStdioServerSpec,
   McpTransportServerSpec,
 } from './mcp/mcp-server-spec.js';
+export type { McpSdkServer, McpTransport } from './mcp/mcp-sdk-types.js';
 export { createMcpServer } from './mcp/create-mcp-server.js';
 export type { McpServeOptions, McpServedCall } from './mcp/create-mcp-server.js';
 export { serveMcp } from './mcp/serve-mcp.js';

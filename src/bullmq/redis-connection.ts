@@ -1,12 +1,36 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 
+// `ioredis` is an optional peer: the public types below name none of its types, so the
+// declarations of `tool-orchestrator/bullmq` type-check without it. Its `Redis` and
+// `RedisOptions` fit them.
+
+/** An `ioredis` client (an instance of its `Redis` class), declared by a few of its members. */
+export interface RedisClient {
+  readonly status: string;
+  duplicate(): RedisClient;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+
+/** `ioredis` options (its `RedisOptions`): `{ host, port, password, tls, ... }`. */
+export interface RedisConnectionOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly username?: string;
+  readonly password?: string;
+  readonly db?: number;
+  /** Any other option of `ioredis`; `any`, so that a value typed as its `RedisOptions` fits. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly [option: string]: any;
+}
+
 /**
  * Where Redis is: an `ioredis` client of yours (BullMQ needs `maxRetriesPerRequest: null` on it),
  * or `ioredis` options (`{ host, port, password, tls, ... }`) from which the queue, the worker and
  * the store make their own clients and close them again.
  */
-export type RedisConnection = Redis | RedisOptions;
+export type RedisConnection = RedisClient | RedisConnectionOptions;
 
 /** A client for our own commands, and whether we made it (then we close it). */
 export interface OwnedClient {
@@ -20,14 +44,14 @@ export interface OwnedClient {
  */
 export function clientFor(connection: RedisConnection): OwnedClient {
   if (connection instanceof Redis) return { client: connection, owned: false };
-  return { client: new Redis({ maxRetriesPerRequest: null, ...connection }), owned: true };
+  return { client: new Redis({ maxRetriesPerRequest: null, ...(connection as RedisOptions) }), owned: true };
 }
 
 /** A new client to the same server (for a subscriber, which cannot send other commands). */
 export function duplicateOf(connection: RedisConnection): Redis {
   return connection instanceof Redis
     ? connection.duplicate()
-    : new Redis({ maxRetriesPerRequest: null, ...connection });
+    : new Redis({ maxRetriesPerRequest: null, ...(connection as RedisOptions) });
 }
 
 /** Closes a client we made; yours is left open. */

@@ -7,6 +7,7 @@ import { ToolRunner, toolFailedPrefix } from '../tools/tool-runner.js';
 import type { McpToolAnnotations } from './connect-mcp-server-options.js';
 import { loadMcpServer } from './load-mcp-sdk.js';
 import type { McpServerModule } from './load-mcp-sdk.js';
+import type { McpSdkServer } from './mcp-sdk-types.js';
 
 /** One served tool call, for logs. */
 export interface McpServedCall {
@@ -44,7 +45,9 @@ export interface McpServeOptions<Context extends object = Record<string, unknown
  * calling model can read. An unknown tool name is a JSON-RPC error, as MCP specifies. Connect it
  * to any SDK transport, or return it from a `createMcpHandler` factory to serve over HTTP.
  *
- * Needs the optional peer dependency `@modelcontextprotocol/server`.
+ * Needs the optional peer dependency `@modelcontextprotocol/server`. Its declared type names no SDK
+ * type (see {@link McpSdkServer}): where the SDK's `Server` is expected, as in `createMcpHandler`,
+ * TypeScript infers `SdkServer` from there; elsewhere pass it, `createMcpServer<Context, Server>`.
  *
  * @throws {InvalidArgumentError} when `name` or `version` is missing or `tools` is not a registry.
  * @throws {ToolDefinitionError} when a tool's schema has no `"type": "object"` root (MCP requires it).
@@ -52,13 +55,14 @@ export interface McpServeOptions<Context extends object = Record<string, unknown
  * @example
  * const handler = createMcpHandler(() => createMcpServer({ add }, { name: 'calc', version: '1.0.0' }));
  */
-export async function createMcpServer<Context extends object = Record<string, unknown>>(
-  tools: ToolRegistry,
-  options: McpServeOptions<Context>,
-): Promise<Server> {
+export async function createMcpServer<
+  Context extends object = Record<string, unknown>,
+  SdkServer extends McpSdkServer = McpSdkServer,
+>(tools: ToolRegistry, options: McpServeOptions<Context>): Promise<SdkServer> {
   checkServeInput(tools, options);
   const sdk = await loadMcpServer();
-  return buildMcpServer(sdk, tools, options);
+  // It is the SDK's `Server`, the type the caller names or TypeScript infers (see above).
+  return buildMcpServer(sdk, tools, options) as McpSdkServer as SdkServer;
 }
 
 /** Checks what `createMcpServer` and `serveMcp` take, so mistakes fail before anything is served. */

@@ -1,5 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/client';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 
 /** An MCP server started as a child process and spoken to over its stdin and stdout. */
 export interface McpStdioServerSpec {
@@ -25,7 +25,7 @@ export interface McpHttpServerSpec {
 
 /** Any transport of the MCP SDK, e.g. one end of `InMemoryTransport.createLinkedPair()`. */
 export interface McpTransportServerSpec {
-  readonly transport: Transport;
+  readonly transport: McpTransport;
 }
 
 /** Where an MCP server is: a command to start, a URL, or a ready transport. */

@@ -6,10 +6,19 @@ import type { TraceEvent, TraceEventData, TraceEventOf, TraceSink } from '../tra
 import { genAi, genAiOperation, toolOrchestrator } from './gen-ai-attributes.js';
 import { inputMessagesJson, outputMessagesJson } from './gen-ai-messages.js';
 
+/**
+ * An OpenTelemetry `Tracer` (`@opentelemetry/api` 1.x), e.g. `provider.getTracer('my-app')`,
+ * declared by the one method the sink calls, so that these declarations hold without the
+ * `@opentelemetry/api` types.
+ */
+export interface OtelTracer {
+  startSpan(name: string, options?: object, context?: object): object;
+}
+
 /** Options of {@link createOtelSink}. */
 export interface OtelSinkOptions {
   /** Where spans go. @default trace.getTracer('tool-orchestrator') from the global provider */
-  readonly tracer?: Tracer;
+  readonly tracer?: OtelTracer;
   /**
    * Put message text (`gen_ai.input.messages`, `gen_ai.output.messages`), tool arguments and tool
    * results on spans. They may hold personal data and grow large. @default false
@@ -85,7 +94,8 @@ interface RunSpans {
  * const orchestrator = new ToolOrchestrator(adapter, tools, { traceEmitter: sink });
  */
 export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
-  const tracer = options.tracer ?? trace.getTracer('tool-orchestrator');
+  // A tracer of @opentelemetry/api, whose spans the sink uses through that API.
+  const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer('tool-orchestrator');
   const captureContent = options.captureContent === true;
   const runs = new Map<string, RunSpans>();
 

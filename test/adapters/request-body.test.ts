@@ -481,11 +481,11 @@ describe('construction', () => {
       expect(() => new DeepSeekAdapter({ model: 'deepseek-v4-flash' })).toThrow(
         /DEEPSEEK_API_KEY is not set/,
       );
-      expect(new DeepSeekAdapter({ model: 'deepseek-v4-flash', apiKey: 'key' }).client.baseURL).toBe(
-        'https://api.deepseek.com',
-      );
+      expect(
+        (new DeepSeekAdapter({ model: 'deepseek-v4-flash', apiKey: 'key' }).client as OpenAI).baseURL,
+      ).toBe('https://api.deepseek.com');
       process.env['DEEPSEEK_API_KEY'] = 'from-env';
-      expect(new DeepSeekAdapter({ model: 'deepseek-v4-flash' }).client.apiKey).toBe('from-env');
+      expect((new DeepSeekAdapter({ model: 'deepseek-v4-flash' }).client as OpenAI).apiKey).toBe('from-env');
     } finally {
       for (const [name, value] of [
         ['OPENAI_API_KEY', saved.openai],

@@ -2,3 +2,4 @@ export { DeepSeekAdapter } from './deepseek-adapter.js';
 export type { DeepSeekAdapterOptions } from './deepseek-adapter.js';
 export type { ReasoningReplay } from '../shared/build-request-body.js';
 export type { ChatCompletionsAdapterOptions, ResponseFormat } from '../shared/chat-completions-options.js';
+export type { OpenAIClient, OpenAIRequestOptions } from '../shared/openai-client.js';

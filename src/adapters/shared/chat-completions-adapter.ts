@@ -1,8 +1,3 @@
-import type OpenAI from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from 'openai/resources/chat/completions';
 import { ConnectionError } from '../../errors/connection-error.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { EmptyResponseError } from '../../errors/empty-response-error.js';
@@ -24,6 +19,7 @@ import { createClient } from './create-client.js';
 import { originOf } from './connection-failure.js';
 import { knownContextWindow } from './model-context-windows.js';
 import { providerName } from './provider-name.js';
+import type { OpenAIClient, OpenAIRequestOptions } from './openai-client.js';
 import type { ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
@@ -48,8 +44,8 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly model: string;
   /** The model's context window in tokens, when known (see `ChatCompletionsAdapterOptions.contextWindowTokens`). */
   readonly contextWindowTokens: number | undefined;
-  /** The `openai` client every request goes through. */
-  readonly client: OpenAI;
+  /** The `openai` client every request goes through (yours when injected). */
+  readonly client: OpenAIClient;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
 
@@ -91,7 +87,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       let failure: unknown;
       try {
         const response = await this.client.chat.completions
-          .create(body as unknown as ChatCompletionCreateParamsNonStreaming, this.requestOptions(attempt))
+          .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
         const result = parseCompletion(await readBody(response, origin), origin);
@@ -126,7 +122,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       let failure: unknown;
       try {
         const response = await this.client.chat.completions
-          .create(body as unknown as ChatCompletionCreateParamsStreaming, this.requestOptions(attempt))
+          .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
         if (isJsonResponse(response)) {
@@ -240,7 +236,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     return startAttemptDeadline(signal, this.client.timeout);
   }
 
-  private requestOptions(attempt: AttemptDeadline): OpenAI.RequestOptions {
+  private requestOptions(attempt: AttemptDeadline): OpenAIRequestOptions {
     // The client's retries sleep without watching the signal: the adapter retries instead.
     return { maxRetries: 0, signal: attempt.signal };
   }
@@ -309,7 +305,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
 }
 
 /** The base URL requests go to: an injected client of another major, or a stand-in, may lack one. */
-function clientBaseURL(client: OpenAI): string | undefined {
+function clientBaseURL(client: OpenAIClient): string | undefined {
   const baseURL: unknown = (client as { baseURL?: unknown }).baseURL;
   return typeof baseURL === 'string' ? baseURL : undefined;
 }

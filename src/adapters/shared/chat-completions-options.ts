@@ -1,5 +1,5 @@
-import type OpenAI from 'openai';
 import type { JsonSchema, ToolChoice } from '../../model/model-adapter.js';
+import type { OpenAIClient } from './openai-client.js';
 
 /** The response format a chat completion may be asked for. */
 export type ResponseFormat =
@@ -25,7 +25,7 @@ export interface ChatCompletionsAdapterOptions {
    */
   readonly contextWindowTokens?: number;
   /** An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored. */
-  readonly client?: OpenAI;
+  readonly client?: OpenAIClient;
   /**
    * The API key; `undefined` (e.g. an unset `process.env` entry) falls back to the variable.
    * @default the provider's environment variable (`OPENAI_API_KEY`, `DEEPSEEK_API_KEY`)

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { MissingApiKeyError } from '../../errors/missing-api-key-error.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
+import type { OpenAIClient } from './openai-client.js';
 
 /** What a provider sets for its adapter. */
 export interface ProviderDefaults {
@@ -21,7 +22,10 @@ export interface ProviderDefaults {
  * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
  * `maxRetryDelayMs` is not a number of milliseconds.
  */
-export function createClient(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults): OpenAI {
+export function createClient(
+  options: ChatCompletionsAdapterOptions,
+  defaults: ProviderDefaults,
+): OpenAIClient {
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new InvalidArgumentError({
       argument: 'model',

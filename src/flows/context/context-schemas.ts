@@ -1,72 +1,138 @@
 import { z } from 'zod';
 
+// The exported schemas are declared as `z.ZodType<...>` of the types below, not inferred: an
+// inferred zod 4 type names zod 4 internals, which an app on zod 3.25 cannot type-check. Both
+// zod versions read `z.ZodType<Output>` alike.
+
+/** What the model sees of one context provider: its name, what it gives, and a JSON Schema of its parameters. */
+export interface ContextProviderSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One request of the model for more context. */
+export interface ContextRequest {
+  /** The provider name, from the menu. */
+  provider: string;
+  /** The provider's parameters. */
+  params: Record<string, unknown>;
+  /** Why this context is needed. */
+  reason: string;
+}
+
+/** The model's answer in one round: what it wants next. An empty `requests` list means it is ready. */
+export interface ExplorationResponse {
+  requests: ContextRequest[];
+}
+
+interface ContextResultBase {
+  provider: string;
+  params: Record<string, unknown>;
+  /** True when the content was cut (by the provider's cap or the context budget). */
+  truncated: boolean;
+}
+
+/** What fulfilling one request produced: `content` when `ok`, else an `error` for the model. */
+export type ContextResult =
+  (ContextResultBase & { ok: true; content: string }) | (ContextResultBase & { ok: false; error: string });
+
+/** The serialisable input of {@link fulfillContextRequests}: a {@link FulfillContextInput} with its defaults. */
+interface ParsedFulfillContextInput {
+  requests: ContextRequest[];
+  fulfilledKeys: string[];
+  maxResultChars: number;
+}
+
+/** The serialisable input of {@link fulfillContextRequests}. */
+export interface FulfillContextInput {
+  /** The requests; `params` defaults to `{}`. */
+  requests: (Omit<ContextRequest, 'params'> & { params?: Record<string, unknown> | undefined })[];
+  /** Keys (see `contextRequestKey`) of requests already fulfilled in earlier rounds; they are skipped. @default [] */
+  fulfilledKeys?: string[] | undefined;
+  /** Characters one result may hold before it is cut and marked truncated. @default 20000 */
+  maxResultChars?: number | undefined;
+}
+
+/** The serialisable input of {@link callExplorationLlm}, with its defaults. */
+interface ParsedExplorationInput {
+  task: string;
+  context: string;
+  providers: ContextProviderSpec[];
+  round: number;
+  maxRounds: number;
+  structuredOutput: 'json_schema' | 'json_object' | 'none';
+  repair: boolean;
+}
+
+/** The serialisable input of {@link callExplorationLlm}. */
+export interface ExplorationInput {
+  /** What the context is for. */
+  task: string;
+  /** The context accumulated so far, as text. */
+  context: string;
+  providers: ContextProviderSpec[];
+  /** One-based round number, shown to the model. */
+  round: number;
+  /** The round limit, shown to the model. */
+  maxRounds: number;
+  /** @default 'json_object' */
+  structuredOutput?: 'json_schema' | 'json_object' | 'none' | undefined;
+  /** @default true */
+  repair?: boolean | undefined;
+}
+
 /** Parameters of a request: a JSON object the provider validates. */
 const ParamsSchema = z.record(z.string(), z.unknown());
 
-/** What the model sees of one context provider: its name, what it gives, and a JSON Schema of its parameters. */
-export const ContextProviderSpec = z.object({
+/** @see {@link ContextProviderSpec} */
+export const ContextProviderSpec: z.ZodType<ContextProviderSpec> = z.object({
   name: z.string(),
   description: z.string(),
   parameters: ParamsSchema,
 });
-/** @see {@link ContextProviderSpec} */
-export type ContextProviderSpec = z.infer<typeof ContextProviderSpec>;
 
-/** One request of the model for more context. */
-export const ContextRequest = z.object({
+/** @see {@link ContextRequest} */
+export const ContextRequest: z.ZodType<ContextRequest> = z.object({
   provider: z.string().describe('The provider name, from the menu.'),
   params: ParamsSchema.default({}).describe("The provider's parameters."),
   reason: z.string().describe('Why this context is needed.'),
 });
-/** @see {@link ContextRequest} */
-export type ContextRequest = z.infer<typeof ContextRequest>;
 
-/** The model's answer in one round: what it wants next. An empty `requests` list means it is ready. */
-export const ExplorationResponse = z.object({ requests: z.array(ContextRequest) });
 /** @see {@link ExplorationResponse} */
-export type ExplorationResponse = z.infer<typeof ExplorationResponse>;
+export const ExplorationResponse: z.ZodType<ExplorationResponse> = z.object({
+  requests: z.array(ContextRequest),
+});
 
 const resultBase = {
   provider: z.string(),
   params: ParamsSchema,
-  /** True when the content was cut (by the provider's cap or the context budget). */
   truncated: z.boolean(),
 };
 
-/** What fulfilling one request produced: `content` when `ok`, else an `error` for the model. */
-export const ContextResult = z.discriminatedUnion('ok', [
+/** @see {@link ContextResult} */
+export const ContextResult: z.ZodType<ContextResult> = z.discriminatedUnion('ok', [
   z.object({ ...resultBase, ok: z.literal(true), content: z.string() }),
   z.object({ ...resultBase, ok: z.literal(false), error: z.string() }),
 ]);
-/** @see {@link ContextResult} */
-export type ContextResult = z.infer<typeof ContextResult>;
 
-/** The serialisable input of {@link fulfillContextRequests}. */
-export const FulfillContextInput = z.object({
+/** Parses a {@link FulfillContextInput}, filling in its defaults. */
+export const FulfillContextInput: z.ZodType<ParsedFulfillContextInput> = z.object({
   requests: z.array(ContextRequest),
-  /** Keys (see `contextRequestKey`) of requests already fulfilled in earlier rounds; they are skipped. */
   fulfilledKeys: z.array(z.string()).default([]),
-  /** Characters one result may hold before it is cut and marked truncated. */
   maxResultChars: z.number().int().positive().default(20_000),
 });
-/** @see {@link FulfillContextInput} */
-export type FulfillContextInput = z.input<typeof FulfillContextInput>;
 
-/** The serialisable input of {@link callExplorationLlm}. */
-export const ExplorationInput = z.object({
-  /** What the context is for. */
+/** Parses an {@link ExplorationInput}, filling in its defaults. */
+export const ExplorationInput: z.ZodType<ParsedExplorationInput> = z.object({
   task: z.string(),
-  /** The context accumulated so far, as text. */
   context: z.string(),
   providers: z.array(ContextProviderSpec),
-  /** One-based round number, and the limit, shown to the model. */
   round: z.number().int().min(1),
   maxRounds: z.number().int().min(1),
   structuredOutput: z.enum(['json_schema', 'json_object', 'none']).default('json_object'),
   repair: z.boolean().default(true),
 });
-/** @see {@link ExplorationInput} */
-export type ExplorationInput = z.input<typeof ExplorationInput>;
 
 /** A stable key of a request (provider plus params, keys sorted), used to de-duplicate across rounds. */
 export function contextRequestKey(request: Pick<ContextRequest, 'provider' | 'params'>): string {
