@@ -38,8 +38,8 @@ export interface SandboxOptions {
    * Secret-file globs that can never be read or listed, matched case-insensitively against a
    * path and each of its parent directories. Replaces the defaults when given: to let one
    * file through, pass `defaultDenyPatterns` without its pattern.
-   * @default `defaultDenyPatterns`: environment files, private keys, SSH, GnuPG, password,
-   *   registry, cloud and infrastructure credentials, `.git`
+   * @default `defaultDenyPatterns`: environment files, private keys, SSH, GnuPG, password files,
+   *   shell histories, git-hosting, registry, cloud and infrastructure credentials, `.git`
    */
   readonly deny?: readonly string[];
   /** Size and count caps. @default { maxFileBytes: 2 MiB, maxFiles: 50_000 } */
