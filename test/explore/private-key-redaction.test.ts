@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -114,8 +115,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function call(name: string, input: Record<string, unknown>): Promise<string> {
-  const tools = createCodeTools({ root, tools: [name] });
+async function call(name: string, input: Record<string, unknown>, at = root): Promise<string> {
+  const tools = createCodeTools({ root: at, tools: [name] });
   return (await tools[name]?.execute(input as never, context)) as string;
 }
 
@@ -244,5 +245,87 @@ describe('private key blocks never reach the model', () => {
     expect(expected.length).toBeGreaterThan(30);
     const found = await call('search_text', { pattern: redaction, regex: false, max_results: 2000 });
     expect(found.split('\n')).toEqual(expected);
+  });
+});
+
+describe('git_diff leaves out files holding a private key, on either side', () => {
+  let repository: string;
+  const committedBody = fakeKeyBody('committed', 20);
+  const changedBody = fakeKeyBody('changed', 20);
+  const removedBody = fakeKeyBody('removed', 3);
+  const addedBody = fakeKeyBody('added', 3);
+  const material = [...committedBody, ...changedBody, ...removedBody, ...addedBody, ...keyMaterial];
+  const openSsh = (lines: readonly string[]): string =>
+    ['-----BEGIN OPENSSH PRIVATE KEY-----', ...lines, '-----END OPENSSH PRIVATE KEY-----', ''].join('\n');
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=a@example.com', ...args], {
+      cwd: repository,
+      encoding: 'utf8',
+    });
+  const write = async (relative: string, content: string): Promise<void> => {
+    await mkdir(join(repository, relative, '..'), { recursive: true });
+    await writeFile(join(repository, relative), content);
+  };
+  const expectNoMaterial = (output: string): void => {
+    for (const line of material) expect(output).not.toContain(line.slice(0, 24));
+  };
+
+  beforeAll(async () => {
+    repository = await mkdtemp(join(tmpdir(), 'private-key-diff-'));
+    git('init', '-q');
+    await write('deploy_key', openSsh(committedBody));
+    await write('src/fixtures.ts', sourceWithKeys);
+    await write('config/app.yaml', yamlWithKey);
+    await write('config/legacy.yaml', `user: admin\nkey: |\n${openSsh(removedBody)}`);
+    await write('src/new.ts', 'export const empty = "";\n');
+    await write('old_key.txt', openSsh(removedBody));
+    await write('src/main.ts', 'export const answer = 42;\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'First');
+    // A commit changing a key's middle lines only: its diff shows no BEGIN line.
+    const middle = [...committedBody];
+    middle[9] = changedBody[9] ?? '';
+    await write('deploy_key', openSsh(middle));
+    await write('src/main.ts', 'export const answer = 43;\n');
+    git('commit', '-q', '-am', 'Second');
+    // Working tree changes: a key's middle line, code and config beside keys, a key removed,
+    // a key added, a key file deleted and a new key file staged.
+    middle[14] = changedBody[14] ?? '';
+    await write('deploy_key', openSsh(middle));
+    await write('src/fixtures.ts', sourceWithKeys.replace('Hello', 'Hi'));
+    await write('config/app.yaml', yamlWithKey.replace('log_level: info', 'log_level: debug'));
+    await write('config/legacy.yaml', 'user: admin\n');
+    await write('src/new.ts', `export const key = \`${openSsh(addedBody)}\`;\n`);
+    await rm(join(repository, 'old_key.txt'));
+    await write('keys/new_deploy_key', openSsh(addedBody));
+    git('add', 'keys/new_deploy_key');
+    await write('src/main.ts', 'export const answer = 44;\n');
+  });
+  afterAll(async () => {
+    await rm(repository, { recursive: true, force: true });
+  });
+
+  it('against HEAD: shows the other changes and names the files it left out', async () => {
+    const diff = await call('git_diff', {}, repository);
+    expectNoMaterial(diff);
+    expect(diff.match(/^diff --git .*$/gm)).toEqual(['diff --git a/src/main.ts b/src/main.ts']);
+    expect(diff).toContain('+export const answer = 44;');
+    expect(diff.split('\n').at(-1)).toBe(
+      '[Not shown: the changes to config/app.yaml, config/legacy.yaml, deploy_key, keys/new_deploy_key, ' +
+        'old_key.txt, src/fixtures.ts, src/new.ts, which hold a private key ("-----BEGIN ... PRIVATE KEY-----"). ' +
+        'read_file shows their current text with the key redacted.]',
+    );
+  });
+
+  it('between two commits, and for one path holding a key', async () => {
+    for (const base of ['HEAD~1..HEAD', 'HEAD~1...HEAD']) {
+      const diff = await call('git_diff', { base }, repository);
+      expectNoMaterial(diff);
+      expect(diff.match(/^diff --git .*$/gm), base).toEqual(['diff --git a/src/main.ts b/src/main.ts']);
+      expect(diff).toContain('[Not shown: the changes to deploy_key, which hold a private key');
+    }
+    const one = await call('git_diff', { path: 'deploy_key' }, repository);
+    expect(one).toMatch(/^\[Not shown: the changes to deploy_key, which hold a private key/);
+    expectNoMaterial(one);
   });
 });
