@@ -76,16 +76,53 @@ describe('credential files are denied by default', () => {
     '.htpasswd',
     '.s3cfg',
     'vault.kdbx',
+    '.config/git/credentials',
+    'home/.config/gh/hosts.yml',
+    '.config/hub',
+    '.terraform.d/credentials.tfrc.json',
+    '.m2/settings.xml',
+    '.m2/settings-security.xml',
+    '.gradle/gradle.properties',
+    '.yarnrc',
+    '.composer/auth.json',
+    '.config/composer/auth.json',
+    '.boto',
+    '.dockercfg',
+    '.mylogin.cnf',
+    '.bash_history',
+    '.zsh_history',
+    '.python_history',
+    '.node_repl_history',
+    '.psql_history',
+    '.zhistory',
+    '.histfile',
+    '.local/share/fish/fish_history',
+    'service-account.json',
+    'deploy/service_account.json',
+    'serviceAccountKey.json',
+    'credentials.json',
+    'client_secret_1234.apps.googleusercontent.com.json',
+    'vpn/client.ovpn',
+  ];
+  // Source and project files that merely look alike must stay visible.
+  const lookAlikes = [
+    '.config/git/config',
+    'gradle.properties',
+    'locales/en/auth.json',
+    'settings.xml',
+    'src/app.ts',
+    'src/credentials/index.ts',
+    'src/keyboard.ts',
+    'src/order_history.py',
   ];
 
   beforeEach(async () => {
     for (const file of credentials) await write(file, 'TOKEN=secret-value\n');
-    await write('src/app.ts', 'export const TOKEN_NAME = "token";\n');
-    await write('src/keyboard.ts', 'export const key = 1;\n');
+    for (const file of lookAlikes) await write(file, `export const TOKEN_NAME = "${file}";\n`);
   });
 
   it('list_files shows none of them, and files merely named alike stay visible', async () => {
-    expect((await call('list_files', {})).split('\n')).toEqual(['src/app.ts', 'src/keyboard.ts']);
+    expect((await call('list_files', {})).split('\n')).toEqual(lookAlikes);
   });
 
   it('read_file refuses each one as a secret file', async () => {
@@ -97,7 +134,9 @@ describe('credential files are denied by default', () => {
   });
 
   it('search_text never matches inside them', async () => {
-    expect(await call('search_text', { pattern: 'secret-value' })).toBe('No matches in 2 files.');
+    expect(await call('search_text', { pattern: 'secret-value' })).toBe(
+      `No matches in ${lookAlikes.length} files.`,
+    );
   });
 
   it('git_diff never shows them', async () => {

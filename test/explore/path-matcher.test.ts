@@ -32,6 +32,11 @@ const paths = [
   'x/.config/gcloud',
   'lib/a/b.js',
   'src/.a.ts',
+  '.bash_history',
+  'src/order_history.py',
+  'home/.config/GH/hosts.yml',
+  '.M2/Settings.xml',
+  'client_secret_1.json',
 ];
 
 function reference(globs: readonly string[], nocase: boolean): (path: string) => boolean {

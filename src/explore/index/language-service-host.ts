@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import ts from 'typescript';
 import { readRegularFileSync } from '../sandbox/read-regular-file.js';
+import { redactPrivateKeys } from '../sandbox/private-key-blocks.js';
 import type { ScriptModules } from './modules/script-modules.js';
 
 /**
@@ -133,13 +134,15 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   /**
    * Reads a listed file as a regular file inside the root, no larger than when the index
    * versioned it (`mtimeMs:size`): a file swapped since for a FIFO or a device reads as missing.
+   * Private key blocks are redacted as `Sandbox.readText` does, so no line the compiler hands
+   * back (a definition's source) holds one.
    */
   readFile(fileName: string): string | undefined {
     const version = this.#source.versionOf(this.relative(fileName));
     if (version === undefined) return undefined;
     const maxBytes = Number(version.slice(version.lastIndexOf(':') + 1));
     const read = readRegularFileSync(fileName, { root: this.#source.root, maxBytes });
-    return read.type === 'file' ? read.bytes.toString('utf8') : undefined;
+    return read.type === 'file' ? redactPrivateKeys(read.bytes.toString('utf8')) : undefined;
   }
 
   directoryExists(directoryName: string): boolean {

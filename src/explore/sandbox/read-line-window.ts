@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { looksBinary, decodeText } from './text-decoding.js';
+import { PrivateKeyStream, redactLine } from './private-key-blocks.js';
 
 /** One line of a window: its text (cut to the limit) and how many bytes were cut off. */
 export interface WindowLine {
@@ -29,8 +30,9 @@ export interface LineWindowOptions {
 
 /**
  * Streams an open file once, counting its lines and keeping only those in the window, so a
- * 10 MB file or a 5 MB minified line costs one pass and bounded memory. Stops at the
- * first chunk when the file looks binary. Closes the handle.
+ * 10 MB file or a 5 MB minified line costs one pass and bounded memory. Private key blocks
+ * read as `[private key redacted]`, as `redactPrivateKeys` gives them. Stops at the first
+ * chunk when the file looks binary. Closes the handle.
  */
 export async function readLineWindow(handle: FileHandle, options: LineWindowOptions): Promise<LineWindow> {
   const lines: WindowLine[] = [];
@@ -41,10 +43,18 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
   let keptBytes = 0;
   let lineBytes = 0;
   let first = true;
+  let chunkStart = 0;
+  let lineStart = 0;
+  const privateKeys = new PrivateKeyStream();
   const stream = createReadStream('', { fd: handle, highWaterMark: 256 * 1024, signal: options.signal });
-  const finishLine = (): void => {
+  const finishLine = (end: number): void => {
+    const armors = privateKeys.endLine(lineStart, end);
     if (lineNumber >= options.startLine && lineNumber <= options.endLine) {
-      let text = decodeText(Buffer.concat(parts)).replace(/\r$/, '');
+      let kept = Buffer.concat(parts);
+      if (armors.insideAtStart || armors.armors.length > 0) {
+        kept = Buffer.from(redactLine(kept.toString('latin1'), armors), 'latin1');
+      }
+      let text = decodeText(kept).replace(/\r$/, '');
       let cutBytes = lineBytes - keptBytes;
       if (text.length > options.maxLineChars) {
         cutBytes += Buffer.byteLength(text.slice(options.maxLineChars));
@@ -53,6 +63,7 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
       lines.push({ text, cutBytes });
     }
     parts = [];
+    lineStart = end + 1;
     keptBytes = 0;
     lineBytes = 0;
     lineNumber += 1;
@@ -63,6 +74,7 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
       return { lines: [], totalLines: 0, binary: true };
     }
     first = false;
+    privateKeys.scan(chunk);
     let offset = 0;
     for (;;) {
       const newline = chunk.indexOf(10, offset);
@@ -74,11 +86,12 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
         keptBytes += piece.length;
       }
       if (newline === -1) break;
-      finishLine();
+      finishLine(chunkStart + newline);
       offset = newline + 1;
     }
+    chunkStart += chunk.length;
   }
   // A last line without a trailing newline still counts.
-  if (lineBytes > 0) finishLine();
+  if (lineBytes > 0) finishLine(chunkStart);
   return { lines, totalLines: lineNumber - 1, binary: false };
 }

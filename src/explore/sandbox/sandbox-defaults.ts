@@ -24,9 +24,11 @@ export const maxSandboxPathLength = 4096;
  * of its parent directories (against the basename when they have no `/`), so a folder's
  * pattern covers everything below it. They name what a careful user expects never to reach a
  * model: environment files, private keys and certificates, SSH, GnuPG and password files,
- * package-registry, cloud, container and infrastructure tokens, and `.git` (its config holds
- * remote URLs that often carry credentials; the git tools run `git`, so they do not need to
- * read it). Pass `deny` to change the list, e.g. the defaults without one pattern.
+ * shell and REPL histories, git-hosting, package-registry, cloud, container and infrastructure
+ * tokens, and `.git` (its config holds remote URLs that often carry credentials; the git tools
+ * run `git`, so they do not need to read it). Histories are matched as dotfiles (`.*_history`),
+ * not `*_history`, which would also hide source files such as `order_history.py`. Pass `deny`
+ * to change the list, e.g. the defaults without one pattern.
  */
 export const defaultDenyPatterns: readonly string[] = Object.freeze([
   // Environment files, private keys and certificates.
@@ -38,6 +40,8 @@ export const defaultDenyPatterns: readonly string[] = Object.freeze([
   '*.jks',
   '*.keystore',
   '*.ppk',
+  // VPN profiles: they embed the client key and a shared TLS key.
+  '*.ovpn',
   // SSH and GnuPG.
   'id_rsa*',
   'id_dsa*',
@@ -51,26 +55,50 @@ export const defaultDenyPatterns: readonly string[] = Object.freeze([
   '.git-credentials',
   '.pgpass',
   '.my.cnf',
+  '.mylogin.cnf',
   '.htpasswd',
   '*.kdbx',
-  // Package registries.
+  // Shell and REPL histories: commands typed with tokens and passwords in them.
+  '.*_history',
+  '.zhistory',
+  '.histfile',
+  'fish_history',
+  // Git hosting.
+  '**/.config/git/credentials',
+  '**/.config/gh/hosts.yml',
+  '**/.config/hub',
+  // Package registries and build tools.
   '.npmrc',
+  '.yarnrc',
   '.yarnrc.yml',
   '.pypirc',
   '**/.gem/credentials',
   '**/.cargo/credentials',
   '**/.cargo/credentials.toml',
+  '**/.m2/settings.xml',
+  '**/.m2/settings-security.xml',
+  '**/.gradle/gradle.properties',
+  '**/.composer/auth.json',
+  '**/.config/composer/auth.json',
   // Cloud, containers and infrastructure.
   '.aws',
   '.azure',
   '**/.config/gcloud',
+  'credentials.json',
+  'service-account*.json',
+  'service_account*.json',
+  'serviceAccountKey*.json',
+  'client_secret*.json',
+  '.boto',
   '.kube',
   '**/.docker/config.json',
+  '.dockercfg',
   '.s3cfg',
   '*.tfstate',
   '*.tfstate.backup',
   '.terraformrc',
   'terraform.rc',
+  'credentials.tfrc.json',
   '.vault-token',
   // Git metadata.
   '.git',

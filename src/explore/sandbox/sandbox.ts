@@ -15,6 +15,7 @@ import { createPathMatcher, matchesPathOrParent } from './path-matcher.js';
 import type { PathMatcher } from './path-matcher.js';
 import { walkFiles } from './walk-files.js';
 import { decodeText, looksBinary } from './text-decoding.js';
+import { redactPrivateKeys } from './private-key-blocks.js';
 import { readLineWindow } from './read-line-window.js';
 import type { LineWindow } from './read-line-window.js';
 import { isInsideDirectory, joinRelative, realPathOfExisting } from './sandbox-paths.js';
@@ -38,8 +39,8 @@ export interface SandboxOptions {
    * Secret-file globs that can never be read or listed, matched case-insensitively against a
    * path and each of its parent directories. Replaces the defaults when given: to let one
    * file through, pass `defaultDenyPatterns` without its pattern.
-   * @default `defaultDenyPatterns`: environment files, private keys, SSH, GnuPG, password,
-   *   registry, cloud and infrastructure credentials, `.git`
+   * @default `defaultDenyPatterns`: environment files, private keys, SSH, GnuPG, password files,
+   *   shell histories, git-hosting, registry, cloud and infrastructure credentials, `.git`
    */
   readonly deny?: readonly string[];
   /** Size and count caps. @default { maxFileBytes: 2 MiB, maxFiles: 50_000 } */
@@ -88,7 +89,8 @@ export interface FileStats {
  * Confines file access to one repository root: refuses `..` escapes, absolute paths,
  * symlinks leading outside and secret files; lists files `.gitignore`-aware with build
  * output and dependencies hidden; reads text safely (binary refused, size-capped, invalid
- * UTF-8 replaced). Never writes.
+ * UTF-8 replaced, each line of a private key block replaced by `[private key redacted]`,
+ * whatever the file's name). Never writes.
  *
  * @throws {InvalidArgumentError} when `root` is not an existing directory.
  * @example
@@ -306,7 +308,8 @@ export class Sandbox {
   }
 
   /**
-   * Reads a whole text file.
+   * Reads a whole text file, with the lines of any private key block (`-----BEGIN ... PRIVATE
+   * KEY-----` through its `END` line) replaced by `[private key redacted]`.
    *
    * @throws {SandboxError} for paths outside the root, secrets, or files hidden by `include`/`exclude`.
    * @throws {FileReadError} when the file is missing, a directory, binary, or over `maxBytes`.
@@ -318,7 +321,7 @@ export class Sandbox {
     if (read.type !== 'file') throw unreadableError(read, relative, maxBytes);
     if (looksBinary(read.bytes)) throw binaryError(relative);
     return {
-      text: decodeText(read.bytes),
+      text: redactPrivateKeys(decodeText(read.bytes)),
       size: read.stats.size,
       mtimeMs: read.stats.mtimeMs,
       path: relative,
@@ -327,7 +330,8 @@ export class Sandbox {
 
   /**
    * Streams a text file once and returns the lines `startLine..endLine` (1-based, inclusive)
-   * and its total line count, whatever its size. Lines over `maxLineChars` are cut.
+   * and its total line count, whatever its size. Lines over `maxLineChars` are cut; lines of a
+   * private key block are redacted as {@link Sandbox.readText} does.
    *
    * @throws {SandboxError} as {@link Sandbox.readText}.
    * @throws {FileReadError} when the file is missing, a directory or binary.

@@ -5,6 +5,7 @@ import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { assertPlainRevision } from './git-revision.js';
 import { visiblePathspecs } from './git-visible-pathspecs.js';
+import { filesHoldingPrivateKeys } from './git-private-key-files.js';
 import { denyPathspecs, literalPathspec, runGit } from './run-git.js';
 import { truncateOutput } from './truncate-output.js';
 
@@ -20,7 +21,8 @@ const parameters = z.object({
 
 /**
  * Creates the `git_diff` tool: the diff between `base` (default `HEAD`) and the working
- * tree, limited to the files the sandbox shows (secrets, `include`/`exclude`). A long diff
+ * tree, limited to the files the sandbox shows (secrets, `include`/`exclude`). A changed file
+ * holding a private key block on either side is left out and named in a note. A long diff
  * is cut at `maxOutputChars` (git is stopped, not waited for) and followed by its
  * `git diff --stat` summary. Git runs no program configured by the repository.
  */
@@ -67,10 +69,26 @@ export function createGitDiffTool(options: CodeToolFactoryOptions) {
         },
       );
       if (selection.type === 'nothing_visible') return noDifferences;
-      const pathspecs = ['--', ...selection.pathspecs];
+      const withKeys = await filesHoldingPrivateKeys(sandbox, {
+        ...gitOptions,
+        maxOutputBytes: limits.gitMaxBufferBytes,
+        base,
+        files: selection.files,
+        pathspecs: selection.pathspecs,
+      });
+      const withheld = selection.files.filter((file) => withKeys.has(file));
+      const note = withheldNote(withheld);
+      if (withheld.length > 0 && withheld.length === selection.files.length) return note.trimStart();
+      const pathspecs = [
+        '--',
+        ...selection.pathspecs,
+        ...withheld.map((file) => `:(exclude,literal)${file}`),
+      ];
       const diff = await runGit(sandbox, ['diff', ...diffArguments, ...pathspecs], gitOptions);
-      if (diff.stdout.trim() === '') return noDifferences;
-      if (!diff.truncated && diff.stdout.length <= limits.maxOutputChars) return diff.stdout;
+      if (diff.stdout.trim() === '') return `${noDifferences}${note}`;
+      if (!diff.truncated && diff.stdout.length + note.length <= limits.maxOutputChars) {
+        return `${diff.stdout}${note}`;
+      }
 
       const stat = await runGit(sandbox, ['diff', '--stat=120', ...diffArguments, ...pathspecs], gitOptions);
       const summary = truncateOutput(
@@ -79,7 +97,10 @@ export function createGitDiffTool(options: CodeToolFactoryOptions) {
         'Pass path to narrow.',
       );
       const cut = Math.max(
-        diff.stdout.lastIndexOf('\n', Math.max(0, limits.maxOutputChars - summary.length - 400)),
+        diff.stdout.lastIndexOf(
+          '\n',
+          Math.max(0, limits.maxOutputChars - summary.length - note.length - 400),
+        ),
         0,
       );
       const size = diff.truncated
@@ -89,8 +110,20 @@ export function createGitDiffTool(options: CodeToolFactoryOptions) {
         `${diff.stdout.slice(0, cut)}\n` +
         `[Diff cut at ${cut} characters (${size}). Changed files:\n` +
         `${summary}\n` +
-        "Pass path to see one file's diff; if one file's diff is still too long, read the file with read_file and a line range.]"
+        "Pass path to see one file's diff; if one file's diff is still too long, read the file with read_file and a line range.]" +
+        note
       );
     },
   });
+}
+
+/** Names the files left out for holding a private key, or '' when there are none. */
+function withheldNote(files: readonly string[]): string {
+  if (files.length === 0) return '';
+  const names = files.slice(0, 10).join(', ');
+  const more = files.length > 10 ? ` and ${files.length - 10} more` : '';
+  return (
+    `\n[Not shown: the changes to ${names}${more}, which hold a private key ("-----BEGIN ... PRIVATE KEY-----"). ` +
+    'read_file shows their current text with the key redacted.]'
+  );
 }

@@ -3,11 +3,16 @@ import { runGit } from './run-git.js';
 import type { RunGitOptions } from './run-git.js';
 
 /** Characters of extra pathspecs passed on the command line (Windows allows about 32k in all). */
-const maxPathspecChars = 24_000;
+export const maxPathspecChars = 24_000;
 
 /** What {@link visiblePathspecs} decided. */
 export type VisiblePathspecs =
-  | { readonly type: 'pathspecs'; readonly pathspecs: readonly string[] }
+  | {
+      readonly type: 'pathspecs';
+      readonly pathspecs: readonly string[];
+      /** The changed files the sandbox shows, repo-relative. */
+      readonly files: readonly string[];
+    }
   | { readonly type: 'nothing_visible' };
 
 /**
@@ -41,24 +46,27 @@ export async function visiblePathspecs(
   );
   if (names.truncated) throw tooMany;
   const changed = names.stdout.split('\0').filter((name) => name !== '');
-  const hidden = changed.filter((name) => !sandbox.isVisible(name));
-  if (hidden.length === 0) return { type: 'pathspecs', pathspecs: given };
-  const visible = changed.filter((name) => sandbox.isVisible(name));
+  const visible: string[] = [];
+  const hidden: string[] = [];
+  for (const name of changed) (sandbox.isVisible(name) ? visible : hidden).push(name);
+  if (hidden.length === 0) return { type: 'pathspecs', pathspecs: given, files: visible };
   if (visible.length === 0) return { type: 'nothing_visible' };
   const excludes = hidden.map((name) => `:(exclude,literal)${name}`);
   if (totalLength(excludes) <= maxPathspecChars)
-    return { type: 'pathspecs', pathspecs: [...given, ...excludes] };
+    return { type: 'pathspecs', pathspecs: [...given, ...excludes], files: visible };
   const includes = visible.map((name) => `:(literal)${name}`);
   if (totalLength(includes) <= maxPathspecChars) {
     // The given path is dropped: as a positive pathspec it would re-admit every hidden file under it.
     return {
       type: 'pathspecs',
       pathspecs: [...includes, ...given.filter((spec) => spec.startsWith(':(exclude'))],
+      files: visible,
     };
   }
   throw tooMany;
 }
 
-function totalLength(pathspecs: readonly string[]): number {
+/** Characters `pathspecs` take on a command line. */
+export function totalLength(pathspecs: readonly string[]): number {
   return pathspecs.reduce((sum, spec) => sum + spec.length + 1, 0);
 }

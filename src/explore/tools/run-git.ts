@@ -11,6 +11,8 @@ export interface RunGitOptions {
   readonly signal?: AbortSignal | undefined;
   /** The tool name, for messages. */
   readonly toolName: string;
+  /** Exit codes that mean success, such as 1 for a `git grep` that found nothing. @default [0] */
+  readonly successExitCodes?: readonly number[];
 }
 
 /** What {@link runGit} resolves with. */
@@ -49,7 +51,11 @@ export async function runGit(
   const overrides = await gitConfigOverrides(sandbox.root, located);
   if (overrides.type === 'failed') throw new Error(describeFailure(overrides.result, sandbox, options));
   const result = await spawnGit(sandbox.root, [...overrides.options, ...args], located);
-  if (result.type === 'exited' && (result.exitCode === 0 || result.truncated)) {
+  const successExitCodes = options.successExitCodes ?? [0];
+  if (
+    result.type === 'exited' &&
+    ((result.exitCode !== null && successExitCodes.includes(result.exitCode)) || result.truncated)
+  ) {
     return { stdout: result.stdout, truncated: result.truncated };
   }
   throw new Error(describeFailure(result, sandbox, options));

@@ -1,3 +1,9 @@
+import {
+  privateKeyArmorSource,
+  privateKeyKeyword,
+  privateKeyRedaction,
+} from '../sandbox/private-key-blocks.js';
+
 /**
  * The code of a `search_text` worker, as plain JavaScript so it runs the same from the
  * TypeScript sources (vitest) and from the ESM and CJS bundles: `new Worker(code, { eval: true })`.
@@ -6,7 +12,8 @@
  * A worker lives across searches (its JIT stays warm) and answers each job message with one
  * report. Per file it opens without blocking (a FIFO reads as empty, a device at most up to the
  * size cap), reads into a reused buffer (one `read` for files under 64 KiB, no
- * `fstat`), skips binaries and files over the size cap, rejects files missing a required
+ * `fstat`), skips binaries and files over the size cap, redacts private key blocks line by line
+ * as `redactPrivateKeys` does (so their text never matches), rejects files missing a required
  * literal at the byte level before decoding, decodes pure-ASCII files as Latin-1 (a copy,
  * not a UTF-8 decode), and keeps at most `maxResults` lines plus a count per file.
  */
@@ -74,6 +81,44 @@ export const searchWorkerSource = String.raw`
     return false;
   };
 
+  // Private key blocks become the redaction marker as redactPrivateKeys does it (see
+  // private-key-blocks.ts); a Latin-1 round trip keeps every other byte as it was.
+  const armor = new RegExp(${JSON.stringify(privateKeyArmorSource)}, 'g');
+  const armorKeyword = Buffer.from(${JSON.stringify(privateKeyKeyword)}, 'latin1');
+  const redaction = ${JSON.stringify(privateKeyRedaction)};
+  const redactLine = (line, inside, armors) => {
+    const carriageReturn = line.endsWith('\r') ? '\r' : '';
+    const content = carriageReturn === '' ? line : line.slice(0, -1);
+    let text = '';
+    let keptFrom = 0;
+    let blockStart = inside ? 0 : -1;
+    for (const match of armors) {
+      if (match[1] === 'BEGIN' && blockStart === -1) {
+        text += content.slice(keptFrom, match.index);
+        blockStart = match.index;
+      } else if (match[1] === 'END' && blockStart !== -1) {
+        const end = match.index + match[0].length;
+        keptFrom = end + /^(?: BLOCK)? ?-{0,5}/.exec(content.slice(end, end + 12))[0].length;
+        text += redaction;
+        blockStart = -1;
+      }
+    }
+    if (blockStart === -1) text += content.slice(keptFrom);
+    else if (content.length > blockStart) text += redaction;
+    return text + carriageReturn;
+  };
+  const redactPrivateKeys = (view) => {
+    if (view.indexOf(armorKeyword) === -1) return view;
+    let inside = false;
+    const lines = view.toString('latin1').split('\n').map((line) => {
+      const armors = [...line.matchAll(armor)];
+      const insideAtStart = inside;
+      for (const match of armors) inside = match[1] === 'BEGIN';
+      return insideAtStart || armors.length > 0 ? redactLine(line, insideAtStart, armors) : line;
+    });
+    return Buffer.from(lines.join('\n'), 'latin1');
+  };
+
   const cut = (line, column, maxLineChars) => {
     if (line.length <= maxLineChars) return line;
     const start = Math.max(0, Math.min(column - 80, line.length - maxLineChars));
@@ -93,9 +138,10 @@ export const searchWorkerSource = String.raw`
       let bytes;
       let ascii;
       try {
-        const view = read(root + '/' + files[position], maxFileBytes);
-        if (view === tooLarge) { large.push(fileIndex); continue; }
-        if (view.subarray(0, 8192).includes(0)) { binary += 1; continue; }
+        const raw = read(root + '/' + files[position], maxFileBytes);
+        if (raw === tooLarge) { large.push(fileIndex); continue; }
+        if (raw.subarray(0, 8192).includes(0)) { binary += 1; continue; }
+        const view = redactPrivateKeys(raw);
         let latin1 = null;
         let rejected = false;
         for (const prefilter of prefilters) {
