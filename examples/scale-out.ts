@@ -1,4 +1,4 @@
-// Run with: npx tsx examples/scale-out.ts [redis port, default 6379] (needs a Redis server, and `npm install bullmq ioredis`)
+// Run with: npx tsx examples/scale-out.ts [redis port, default $REDIS_PORT or 6379] (needs a Redis server, and `npm install bullmq ioredis`)
 // Runs on a BullMQ queue in Redis: a producer enqueues them, workers (here in the same process; in
 // production, one or more per machine) run them, checkpointing every step in Redis.
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import type { ModelAdapter } from 'tool-orchestrator';
 import { ScriptedAdapter } from 'tool-orchestrator/testing';
 import { createRunQueue, createRunWorker } from 'tool-orchestrator/bullmq';
 
-const connection = { host: '127.0.0.1', port: Number(process.argv[2] ?? 6379) };
+const connection = { host: '127.0.0.1', port: Number(process.argv[2] ?? process.env['REDIS_PORT'] ?? 6379) };
 
 const lookup = defineTool({
   name: 'lookup',
