@@ -57,8 +57,9 @@ const requireTypeScript: Plugin = {
 };
 
 export default defineConfig({
-  // The CLI is a bin, not an export subpath.
-  entry: { ...entries, cli: 'src/cli/bin.ts' },
+  // The CLI is a bin, not an export subpath. `neutral` is the root entry's build for every
+  // export condition but `node` (package.json#exports): browsers, edge and worker runtimes.
+  entry: { ...entries, neutral: 'src/neutral.ts', cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
   esbuildOptions(options, { format }) {
     // The bin runs as ESM (dist/cli.js): a CommonJS build of it and its command chunks would only
