@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 
 /** Build entries; `test/contract/exports.test.ts` checks that package.json#exports matches them. */
 export const entries = {
@@ -56,6 +57,24 @@ const requireTypeScript: Plugin = {
   },
 };
 
+/**
+ * The bundled zod-to-json-schema imports one value from `zod/v3`, the table of zod 3's type names:
+ * it gets our copy of that table instead, so a bundle of the root entry carries no zod 3 (an app
+ * on zod 4 would bundle it for a converter it never calls). Any other `zod/v3` import stays
+ * external; `noExternal` below hands `zod/v3` to this plugin.
+ */
+const zodTypeNames: Plugin = {
+  name: 'zod-type-names',
+  setup(build) {
+    const table = fileURLToPath(new URL('./src/tools/zod-first-party-type-kind.ts', import.meta.url));
+    build.onResolve({ filter: /^zod\/v3$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod-to-json-schema[\\/]/.test(args.importer)
+        ? { path: table }
+        : { path: 'zod/v3', external: true },
+    );
+  },
+};
+
 export default defineConfig({
   // The CLI is a bin, not an export subpath. `neutral` is the root entry's build for every
   // export condition but `node` (package.json#exports): browsers, edge and worker runtimes.
@@ -84,8 +103,8 @@ export default defineConfig({
   // is in THIRD-PARTY-LICENSES.md. `typescript` is listed so `requireTypeScript` decides how it is
   // loaded (it stays external). tokenx (the default token estimate of `contextWindow`, MIT) is
   // bundled: its 8 KB of code weigh less than its 65 KB install (a CLI and README).
-  noExternal: ['zod-to-json-schema', 'typescript', 'tokenx'],
-  esbuildPlugins: [requireTypeScript],
+  noExternal: ['zod-to-json-schema', 'typescript', 'tokenx', 'zod/v3'],
+  esbuildPlugins: [requireTypeScript, zodTypeNames],
   dts: true,
   // Not shipped: they tripled the package's size (issue #11, install weight).
   sourcemap: false,
