@@ -20,9 +20,9 @@ import { abortReason, sleep } from './abort-reason.js';
 import { startAttemptDeadline } from './attempt-deadline.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
-import { createClient } from './create-client.js';
+import { clientSource, connectClient } from './create-client.js';
 import { knownContextWindow } from './model-context-windows.js';
-import type { ProviderDefaults } from './create-client.js';
+import type { ClientConnection, ClientSource, ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
 import { readBody } from './read-body.js';
@@ -46,13 +46,13 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly model: string;
   /** The model's context window in tokens, when known (see `ChatCompletionsAdapterOptions.contextWindowTokens`). */
   readonly contextWindowTokens: number | undefined;
-  /** The `openai` client every request goes through. */
-  readonly client: OpenAI;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
+  private readonly clientSource: ClientSource;
+  private connection: Promise<ClientConnection> | undefined;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
-    this.client = createClient(options, defaults);
+    this.clientSource = clientSource(options, defaults);
     this.options = options;
     this.defaults = defaults;
     this.provider = defaults.provider;
@@ -66,6 +66,30 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       });
     }
     this.contextWindowTokens = window ?? knownContextWindow(options.model);
+  }
+
+  /**
+   * The `openai` client every request goes through: the injected `client`, or the one the adapter
+   * builds from its options for its first request (loading the `openai` package then).
+   *
+   * @throws {MissingDependencyError} when the adapter builds its client and `openai` is not installed.
+   */
+  async getClient(): Promise<OpenAI> {
+    if ('client' in this.clientSource) return this.clientSource.client;
+    return (await this.connect()).client;
+  }
+
+  /** The client and the `openai` package's SSE parser, loaded on the first request. */
+  private connect(): Promise<ClientConnection> {
+    if (this.connection === undefined) {
+      const connecting = connectClient(this.clientSource);
+      this.connection = connecting;
+      // A failed load is tried again on the next request (the user may install openai meanwhile).
+      connecting.catch(() => {
+        if (this.connection === connecting) this.connection = undefined;
+      });
+    }
+    return this.connection;
   }
 
   /** Builds the request body; throws before any request when the options cannot work together. */
@@ -84,11 +108,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   ): Promise<ModelResponse> {
     const body = this.buildBody(messages, tools, options, false);
     const signal = options.signal;
+    const { client } = await this.connect();
     for (let retry = 0; ; retry += 1) {
-      const attempt = this.startAttempt(signal);
+      const attempt = this.startAttempt(signal, client);
       let failure: unknown;
       try {
-        const response = await this.client.chat.completions
+        const response = await client.chat.completions
           .create(body as unknown as ChatCompletionCreateParamsNonStreaming, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
@@ -100,7 +125,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       } finally {
         attempt.dispose();
       }
-      await this.waitToRetry(failure, retry, signal);
+      await this.waitToRetry(failure, retry, signal, client);
     }
   }
 
@@ -118,12 +143,13 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = this.buildBody(messages, tools, options, true);
     const signal = options.signal;
+    const { client, decodeEvents } = await this.connect();
     for (let retry = 0; ; retry += 1) {
-      const attempt = this.startAttempt(signal);
+      const attempt = this.startAttempt(signal, client);
       let emitted = false;
       let failure: unknown;
       try {
-        const response = await this.client.chat.completions
+        const response = await client.chat.completions
           .create(body as unknown as ChatCompletionCreateParamsStreaming, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
@@ -135,7 +161,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
           }
         } else {
           // One await per chunk and no generator in between: this is the hot path of every delta.
-          const reader = new SseChunkReader(response, origin, () => attempt.restart());
+          const reader = new SseChunkReader(response, origin, () => attempt.restart(), decodeEvents);
           const accumulator = new StreamAccumulator();
           try {
             for (let chunk = await reader.next(); chunk !== streamEnd; chunk = await reader.next()) {
@@ -162,7 +188,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         attempt.dispose();
       }
       if (emitted) throw failure;
-      await this.waitToRetry(failure, retry, signal);
+      await this.waitToRetry(failure, retry, signal, client);
     }
   }
 
@@ -226,16 +252,16 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     });
   }
 
-  private get maxRetries(): number {
-    return this.options.maxRetries ?? this.client.maxRetries;
+  private maxRetries(client: OpenAI): number {
+    return this.options.maxRetries ?? client.maxRetries;
   }
 
   private get maxRetryDelayMs(): number {
     return this.options.maxRetryDelayMs ?? 60_000;
   }
 
-  private startAttempt(signal: AbortSignal | undefined): AttemptDeadline {
-    return startAttemptDeadline(signal, this.client.timeout);
+  private startAttempt(signal: AbortSignal | undefined, client: OpenAI): AttemptDeadline {
+    return startAttemptDeadline(signal, client.timeout);
   }
 
   private requestOptions(attempt: AttemptDeadline): OpenAI.RequestOptions {
@@ -289,8 +315,15 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
    * budget is spent, or the server asked for a wait longer than `maxRetryDelayMs`. The wait ends
    * at once when `signal` aborts.
    */
-  private async waitToRetry(failure: unknown, retry: number, signal: AbortSignal | undefined): Promise<void> {
-    if (!isModelProviderError(failure) || !failure.retryable || retry >= this.maxRetries) throw failure;
+  private async waitToRetry(
+    failure: unknown,
+    retry: number,
+    signal: AbortSignal | undefined,
+    client: OpenAI,
+  ): Promise<void> {
+    if (!isModelProviderError(failure) || !failure.retryable || retry >= this.maxRetries(client)) {
+      throw failure;
+    }
     const requested = failure.retryAfterMs;
     if (requested !== undefined && requested > this.maxRetryDelayMs) throw failure;
     await sleep(requested ?? this.backoff(retry), signal);

@@ -24,7 +24,10 @@ export interface ChatCompletionsAdapterOptions {
    * `contextWindow`. @default the published window of well-known OpenAI and DeepSeek models, else unknown
    */
   readonly contextWindowTokens?: number;
-  /** An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored. */
+  /**
+   * An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored.
+   * Without one, the adapter builds its own on the first request, loading the `openai` package then.
+   */
   readonly client?: OpenAI;
   /**
    * The API key; `undefined` (e.g. an unset `process.env` entry) falls back to the variable.

@@ -1,6 +1,9 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import type { ClientOptions } from 'openai';
+import type { decodeServerSentEvents } from './openai-module.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { MissingApiKeyError } from '../../errors/missing-api-key-error.js';
+import { optionalDependency } from '../../shared/optional-dependency.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 
 /** What a provider sets for its adapter. */
@@ -13,15 +16,37 @@ export interface ProviderDefaults {
   readonly baseURL?: string;
 }
 
+/** Where an adapter's client comes from: the injected one, or the settings to build one with on first use. */
+export type ClientSource = { readonly client: OpenAI } | { readonly settings: ClientOptions };
+
+/** What an adapter uses of the `openai` package: a client, and the package's own SSE parser. */
+export interface ClientConnection {
+  readonly client: OpenAI;
+  readonly decodeEvents: typeof decodeServerSentEvents;
+}
+
+/** Loads `openai`, an optional peer dependency, on first use; a `MissingDependencyError` says how to install it. */
+const loadOpenAI = optionalDependency({
+  packageName: 'openai',
+  versionRange: '^5 || ^6',
+  installCommand: 'npm install openai',
+  neededFor: 'The OpenAI and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek)',
+  load: () => import('./openai-module.js'),
+});
+
 /**
- * Returns the injected client, or builds one from `apiKey` (else the provider's environment
- * variable), `baseURL`, `maxRetries`, `timeout` and `headers`.
+ * Checks the options and says where the client comes from: the injected one, or settings from
+ * `apiKey` (else the provider's environment variable, read now), `baseURL`, `maxRetries`,
+ * `timeout` and `headers`, for {@link connectClient}.
  *
  * @throws {MissingApiKeyError} when there is neither a client, an `apiKey` nor the variable.
  * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
  * `maxRetryDelayMs` is not a number of milliseconds.
  */
-export function createClient(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults): OpenAI {
+export function clientSource(
+  options: ChatCompletionsAdapterOptions,
+  defaults: ProviderDefaults,
+): ClientSource {
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new InvalidArgumentError({
       argument: 'model',
@@ -47,7 +72,7 @@ export function createClient(options: ChatCompletionsAdapterOptions, defaults: P
       message: 'must be a number of milliseconds >= 0 (Infinity: always wait as long as the server asks)',
     });
   }
-  if (options.client !== undefined) return options.client;
+  if (options.client !== undefined) return { client: options.client };
   const apiKey = options.apiKey ?? readEnvironment(defaults.environmentVariable);
   if (apiKey === undefined || apiKey === '') {
     throw new MissingApiKeyError({
@@ -56,13 +81,26 @@ export function createClient(options: ChatCompletionsAdapterOptions, defaults: P
     });
   }
   const baseURL = options.baseURL ?? defaults.baseURL;
-  return new OpenAI({
-    apiKey,
-    ...(baseURL === undefined ? {} : { baseURL }),
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-  });
+  return {
+    settings: {
+      apiKey,
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+    },
+  };
+}
+
+/**
+ * Loads `openai`, and takes the injected client or builds one from the settings.
+ *
+ * @throws {MissingDependencyError} when `openai` is not installed.
+ */
+export async function connectClient(source: ClientSource): Promise<ClientConnection> {
+  const { OpenAI, decodeServerSentEvents } = await loadOpenAI();
+  if ('client' in source) return { client: source.client, decodeEvents: decodeServerSentEvents };
+  return { client: new OpenAI(source.settings), decodeEvents: decodeServerSentEvents };
 }
 
 function readEnvironment(name: string): string | undefined {
