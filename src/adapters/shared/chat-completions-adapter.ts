@@ -73,6 +73,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
    * builds from its options for its first request (loading the `openai` package then).
    *
    * @throws {MissingDependencyError} when the adapter builds its client and `openai` is not installed.
+   * @throws {InvalidArgumentError} in a browser, without `dangerouslyAllowBrowser: true`.
    */
   async getClient(): Promise<OpenAI> {
     if ('client' in this.clientSource) return this.clientSource.client;

@@ -64,6 +64,13 @@ export interface ChatCompletionsAdapterOptions {
   /** Extra HTTP headers on every request. */
   readonly headers?: Readonly<Record<string, string>>;
   /**
+   * Let the adapter build its client in a browser, where the `openai` client otherwise refuses to
+   * hold an API key (anyone who opens the page can read it). Only for a key that may be public: a
+   * short-lived one, or a proxy of yours that holds the real key. Ignored with an injected `client`.
+   * @default false
+   */
+  readonly dangerouslyAllowBrowser?: boolean;
+  /**
    * Milliseconds before the first retry when the server did not say how long to wait; doubles on
    * each retry up to 8 s (and `maxRetryDelayMs`), less up to 25 % jitter.
    * @default 500

@@ -37,7 +37,7 @@ const loadOpenAI = optionalDependency({
 /**
  * Checks the options and says where the client comes from: the injected one, or settings from
  * `apiKey` (else the provider's environment variable, read now), `baseURL`, `maxRetries`,
- * `timeout` and `headers`, for {@link connectClient}.
+ * `timeout`, `headers` and `dangerouslyAllowBrowser`, for {@link connectClient}.
  *
  * @throws {MissingApiKeyError} when there is neither a client, an `apiKey` nor the variable.
  * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
@@ -72,6 +72,14 @@ export function clientSource(
       message: 'must be a number of milliseconds >= 0 (Infinity: always wait as long as the server asks)',
     });
   }
+  const allowBrowser: unknown = options.dangerouslyAllowBrowser;
+  if (allowBrowser !== undefined && typeof allowBrowser !== 'boolean') {
+    throw new InvalidArgumentError({
+      argument: 'dangerouslyAllowBrowser',
+      value: allowBrowser,
+      message: 'must be true or false.',
+    });
+  }
   if (options.client !== undefined) return { client: options.client };
   const apiKey = options.apiKey ?? readEnvironment(defaults.environmentVariable);
   if (apiKey === undefined || apiKey === '') {
@@ -88,6 +96,9 @@ export function clientSource(
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+      ...(options.dangerouslyAllowBrowser === undefined
+        ? {}
+        : { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser }),
     },
   };
 }
@@ -96,11 +107,26 @@ export function clientSource(
  * Loads `openai`, and takes the injected client or builds one from the settings.
  *
  * @throws {MissingDependencyError} when `openai` is not installed.
+ * @throws {InvalidArgumentError} in a browser without `dangerouslyAllowBrowser: true`, where the
+ * client refuses to hold an API key.
  */
 export async function connectClient(source: ClientSource): Promise<ClientConnection> {
   const { OpenAI, decodeServerSentEvents } = await loadOpenAI();
   if ('client' in source) return { client: source.client, decodeEvents: decodeServerSentEvents };
-  return { client: new OpenAI(source.settings), decodeEvents: decodeServerSentEvents };
+  const settings = source.settings;
+  try {
+    return { client: new OpenAI(settings), decodeEvents: decodeServerSentEvents };
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.includes('dangerouslyAllowBrowser')) throw error;
+    throw new InvalidArgumentError({
+      argument: 'dangerouslyAllowBrowser',
+      value: settings.dangerouslyAllowBrowser,
+      message:
+        'the adapter runs in a browser, where the openai client refuses to hold an API key: anyone who opens the page can read it. ' +
+        'Call the model from your server, or pass dangerouslyAllowBrowser: true with a key that may be public ' +
+        '(a short-lived key, or a proxy of yours that holds the real one); see docs/adapters.md, "Browsers and edge runtimes".',
+    });
+  }
 }
 
 function readEnvironment(name: string): string | undefined {
