@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 
-/** Build entries; `test/contract/exports.test.ts` checks that package.json#exports matches them. */
+/** Build entries; `test/contract/package-exports.test.ts` checks that package.json#exports matches them. */
 export const entries = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
@@ -16,8 +17,8 @@ export const entries = {
 } as const;
 
 /**
- * Node-only entries published as ESM alone: no CommonJS copy, so they do not ship twice (issue
- * #11 keeps the install under 2 MB beside zod). `require()` still loads them, through Node's
+ * Node-only entries published as ESM alone: no CommonJS copy, so they do not ship twice (the
+ * install stays small). `require()` still loads them, through Node's
  * require(esm) (Node 20.19+ and 22.12+, hence `engines`); their types are the `.d.ts` files.
  */
 export const esmOnlyEntries: readonly (keyof typeof entries)[] = [
@@ -56,13 +57,32 @@ const requireTypeScript: Plugin = {
   },
 };
 
+/**
+ * The bundled zod-to-json-schema imports one value from `zod/v3`, the table of zod 3's type names:
+ * it gets our copy of that table instead, so a bundle of the root entry carries no zod 3 (an app
+ * on zod 4 would bundle it for a converter it never calls). Any other `zod/v3` import stays
+ * external; `noExternal` below hands `zod/v3` to this plugin.
+ */
+const zodTypeNames: Plugin = {
+  name: 'zod-type-names',
+  setup(build) {
+    const table = fileURLToPath(new URL('./src/tools/zod-first-party-type-kind.ts', import.meta.url));
+    build.onResolve({ filter: /^zod\/v3$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod-to-json-schema[\\/]/.test(args.importer)
+        ? { path: table }
+        : { path: 'zod/v3', external: true },
+    );
+  },
+};
+
 export default defineConfig({
-  // The CLI is a bin, not an export subpath.
-  entry: { ...entries, cli: 'src/cli/bin.ts' },
+  // The CLI is a bin, not an export subpath. `neutral` is the root entry's build for every
+  // export condition but `node` (package.json#exports): browsers, edge and worker runtimes.
+  entry: { ...entries, neutral: 'src/neutral.ts', cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
   esbuildOptions(options, { format }) {
     // The bin runs as ESM (dist/cli.js): a CommonJS build of it and its command chunks would only
-    // add weight to the install (about 55 KB; issue #11 keeps it under 2 MB beside zod). Nor do
+    // add weight to the install. Nor do
     // the ESM-only entries get one.
     if (format === 'cjs' && options.entryPoints !== undefined && !Array.isArray(options.entryPoints)) {
       const commonJs = Object.entries(options.entryPoints as Record<string, string>).filter(
@@ -83,10 +103,10 @@ export default defineConfig({
   // is in THIRD-PARTY-LICENSES.md. `typescript` is listed so `requireTypeScript` decides how it is
   // loaded (it stays external). tokenx (the default token estimate of `contextWindow`, MIT) is
   // bundled: its 8 KB of code weigh less than its 65 KB install (a CLI and README).
-  noExternal: ['zod-to-json-schema', 'typescript', 'tokenx'],
-  esbuildPlugins: [requireTypeScript],
+  noExternal: ['zod-to-json-schema', 'typescript', 'tokenx', 'zod/v3'],
+  esbuildPlugins: [requireTypeScript, zodTypeNames],
   dts: true,
-  // Not shipped: they tripled the package's size (issue #11, install weight).
+  // Not shipped: they tripled the package's size.
   sourcemap: false,
   clean: true,
   target: 'node20',

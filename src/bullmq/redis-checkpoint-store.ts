@@ -75,14 +75,18 @@ type SaveReply = [0] | [1] | [2, string | null, string | null];
  * above the stored one, so saves of a run from any number of processes keep the newest.
  *
  * The default store of `createRunWorker`. Keys are `<keyPrefix>{<runId>}:state` and
- * `<keyPrefix>{<runId>}:messages` (one hash slot per run, so it works on Redis Cluster).
+ * `<keyPrefix>{<runId>}:messages` (one hash slot per run, so it works on Redis Cluster). The
+ * client is made (and `ioredis` loaded) on first use: without `ioredis`, that call rejects with a
+ * `MissingDependencyError` naming the install command.
  *
  * @example
  * import { RedisCheckpointStore } from 'tool-orchestrator/bullmq';
  * const store = new RedisCheckpointStore({ connection: { host: '127.0.0.1', port: 6379 } });
  */
 export class RedisCheckpointStore implements CheckpointStore {
-  readonly #connection: OwnedClient;
+  readonly #options: RedisCheckpointStoreOptions;
+  /** Made on first use: loading `ioredis` (an optional peer dependency) is asynchronous. */
+  #connection: Promise<OwnedClient> | undefined;
   readonly #prefix: string;
   readonly #ttl: number;
   readonly #trackers = new TrackerCache();
@@ -106,17 +110,35 @@ export class RedisCheckpointStore implements CheckpointStore {
         message: 'must be a whole number of seconds above 0, or left out (keys never expire).',
       });
     }
-    this.#connection = clientFor(options.connection);
-    if (this.#connection.owned) this.#client.on('error', (error: Error) => options.onError?.(error));
+    this.#options = options;
     this.#prefix = options.keyPrefix ?? 'tool-orchestrator:checkpoint:';
     this.#ttl = ttl ?? 0;
-    if (typeof (this.#client as unknown as Record<string, unknown>)[saveCommand] !== 'function') {
-      this.#client.defineCommand(saveCommand, { numberOfKeys: 2, lua: saveScript });
-    }
   }
 
-  get #client(): Redis {
-    return this.#connection.client;
+  /**
+   * The client, made (or taken from `connection`) on first use, with the save script defined.
+   *
+   * @throws {MissingDependencyError} when `ioredis` is not installed (tried again on the next use).
+   */
+  async #client(): Promise<Redis> {
+    if (this.#connection === undefined) {
+      const connecting = this.#connect();
+      this.#connection = connecting;
+      connecting.catch(() => {
+        if (this.#connection === connecting) this.#connection = undefined;
+      });
+    }
+    return (await this.#connection).client;
+  }
+
+  async #connect(): Promise<OwnedClient> {
+    const connection = await clientFor(this.#options.connection);
+    const client = connection.client;
+    if (connection.owned) client.on('error', (error: Error) => this.#options.onError?.(error));
+    if (typeof (client as unknown as Record<string, unknown>)[saveCommand] !== 'function') {
+      client.defineCommand(saveCommand, { numberOfKeys: 2, lua: saveScript });
+    }
+    return connection;
   }
 
   /** Stores `state` unless a state with a higher or equal `step` is stored already. */
@@ -126,6 +148,7 @@ export class RedisCheckpointStore implements CheckpointStore {
   }
 
   async #save(runId: string, state: RunState): Promise<void> {
+    const client = await this.#client();
     const tracker = this.#trackers.get(runId);
     const prepared = tracker.prepare(state.messages);
     const { messages: _messages, ...fields } = state;
@@ -138,7 +161,7 @@ export class RedisCheckpointStore implements CheckpointStore {
       const written: string[] = [];
       for (let index = from; index < prepared.messages.length; index++) written.push(prepared.json(index));
       const reply = (await (
-        this.#client as unknown as Record<string, (...args: (string | number)[]) => Promise<SaveReply>>
+        client as unknown as Record<string, (...args: (string | number)[]) => Promise<SaveReply>>
       )[saveCommand]!(
         ...this.#keys(runId),
         state.step,
@@ -174,7 +197,8 @@ export class RedisCheckpointStore implements CheckpointStore {
     checkRunId(runId);
     const [stateKey, messagesKey] = this.#keys(runId);
     // One transaction: the hash and the list come from the same moment.
-    const replies = await this.#client
+    const client = await this.#client();
+    const replies = await client
       .multi()
       .hmget(stateKey, 'state', 'count', 'hash', 'step')
       .lrange(messagesKey, 0, -1)
@@ -213,13 +237,15 @@ export class RedisCheckpointStore implements CheckpointStore {
     checkRunId(runId);
     await this.#locks.run(runId, async () => {
       this.#trackers.forget(runId);
-      await this.#client.del(...this.#keys(runId));
+      await (await this.#client()).del(...this.#keys(runId));
     });
   }
 
   /** Closes the client the store made from options; a client you gave is left open. */
   async close(): Promise<void> {
-    await release(this.#connection);
+    // Nothing to close when the store was never used, or could not make its client.
+    const connection = await this.#connection?.catch(() => undefined);
+    if (connection !== undefined) await release(connection);
   }
 
   #keys(runId: string): [string, string] {

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
-import type { RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { loadIoredis } from './load-bullmq.js';
 
 // `ioredis` is an optional peer: the public types below name none of its types, so the
 // declarations of `tool-orchestrator/bullmq` type-check without it. Its `Redis` and
@@ -41,14 +41,22 @@ export interface OwnedClient {
 /**
  * A client on `connection`: yours as it is, or a new one from options. Commands wait while Redis
  * is away (`maxRetriesPerRequest: null`) and go on when it is back, as BullMQ's own do.
+ *
+ * @throws {MissingDependencyError} when `ioredis` is not installed.
  */
-export function clientFor(connection: RedisConnection): OwnedClient {
+export async function clientFor(connection: RedisConnection): Promise<OwnedClient> {
+  const { Redis } = await loadIoredis();
   if (connection instanceof Redis) return { client: connection, owned: false };
   return { client: new Redis({ maxRetriesPerRequest: null, ...(connection as RedisOptions) }), owned: true };
 }
 
-/** A new client to the same server (for a subscriber, which cannot send other commands). */
-export function duplicateOf(connection: RedisConnection): Redis {
+/**
+ * A new client to the same server (for a subscriber, which cannot send other commands).
+ *
+ * @throws {MissingDependencyError} when `ioredis` is not installed.
+ */
+export async function duplicateOf(connection: RedisConnection): Promise<Redis> {
+  const { Redis } = await loadIoredis();
   return connection instanceof Redis
     ? connection.duplicate()
     : new Redis({ maxRetriesPerRequest: null, ...(connection as RedisOptions) });

@@ -1,11 +1,12 @@
-import { Job, Queue, QueueEvents } from 'bullmq';
-import type { ConnectionOptions } from 'bullmq';
+import type * as Bullmq from 'bullmq';
+import type { ConnectionOptions, Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ApprovalDecision, PendingApproval } from '../durable/run-state.js';
 import { AbortedError } from '../errors/aborted-error.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { ChatMessage } from '../model/messages.js';
 import { applyDecisions } from '../orchestrator/approvals.js';
+import { loadBullmq } from './load-bullmq.js';
 import type { RunJobData, QueuedRunResult } from './run-job.js';
 import { RunJobFailedError } from './run-job-failed-error.js';
 import {
@@ -92,7 +93,9 @@ export interface RunQueue {
 
 /**
  * The producer side of scale-out: runs go onto a BullMQ queue in Redis, and workers
- * (`createRunWorker`) on any number of machines run them.
+ * (`createRunWorker`) on any number of machines run them. `bullmq` and `ioredis` (optional peer
+ * dependencies) are loaded by the first call: without them, it rejects with a
+ * `MissingDependencyError` naming the install command.
  *
  * @example
  * const queue = createRunQueue({ connection: { host: '127.0.0.1', port: 6379 } });
@@ -105,39 +108,72 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   const prefix = options.prefix ?? defaultPrefix;
   const connection = options.connection;
   const bullConnection = connection as ConnectionOptions;
-  const queue = new Queue<RunJobData, QueuedRunResult, 'run'>(queueName, {
-    connection: bullConnection,
-    prefix,
-  });
-  // Each result() that waits adds a 'closing' listener (BullMQ's waitUntilFinished) until its run ends.
-  queue.setMaxListeners(0);
   const onError = (error: Error): void => options.onError?.(error);
-  queue.on('error', onError);
-  let events: QueueEvents | undefined;
-  let client: OwnedClient | undefined;
-  const redis = (): Redis => {
-    if (client === undefined) {
-      client = clientFor(connection);
-      if (client.owned) client.client.on('error', onError);
+  // Made on first use: loading bullmq (an optional peer dependency) is asynchronous.
+  let started: Promise<StartedQueue> | undefined;
+  const start = async (): Promise<StartedQueue> => {
+    const bullmq = await loadBullmq();
+    const queue = new bullmq.Queue<RunJobData, QueuedRunResult, 'run'>(queueName, {
+      connection: bullConnection,
+      prefix,
+    });
+    // Each result() that waits adds a 'closing' listener (BullMQ's waitUntilFinished) until its run ends.
+    queue.setMaxListeners(0);
+    queue.on('error', onError);
+    return { bullmq, queue };
+  };
+  const queueOf = (): Promise<StartedQueue> => {
+    if (started === undefined) {
+      const starting = start();
+      started = starting;
+      // A failed start (bullmq missing) is tried again on the next call.
+      starting.catch(() => {
+        if (started === starting) started = undefined;
+      });
     }
-    return client.client;
+    return started;
+  };
+  let events: Promise<QueueEvents> | undefined;
+  let client: Promise<OwnedClient> | undefined;
+  const redis = async (): Promise<Redis> => {
+    if (client === undefined) {
+      const connecting = clientFor(connection).then((owned) => {
+        if (owned.owned) owned.client.on('error', onError);
+        return owned;
+      });
+      client = connecting;
+      connecting.catch(() => {
+        if (client === connecting) client = undefined;
+      });
+    }
+    return (await client).client;
   };
   const queueEvents = async (): Promise<QueueEvents> => {
     if (events === undefined) {
-      events = new QueueEvents(queueName, { connection: bullConnection, prefix });
-      events.on('error', onError);
+      const making = queueOf().then(({ bullmq }) => {
+        const made = new bullmq.QueueEvents(queueName, { connection: bullConnection, prefix });
+        made.on('error', onError);
+        return made;
+      });
+      events = making;
+      making.catch(() => {
+        if (events === making) events = undefined;
+      });
     }
-    await events.waitUntilReady();
-    return events;
+    const listening = await events;
+    await listening.waitUntilReady();
+    return listening;
   };
   const jobOf = async (runId: string) => {
     checkJobId(runId, 'runId');
-    return (await Job.fromId(queue, runId)) as Job<RunJobData, QueuedRunResult> | undefined;
+    const { bullmq, queue } = await queueOf();
+    return (await bullmq.Job.fromId(queue, runId)) as Job<RunJobData, QueuedRunResult> | undefined;
   };
 
   return {
     async enqueue(input) {
       const data = jobData(input);
+      const { queue } = await queueOf();
       await queue.add('run', data, { jobId: data.runId });
       // BullMQ keeps the first job of an id; make sure it is this input, not a different one.
       const stored = await jobOf(data.runId);
@@ -166,12 +202,13 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       }
       const job = await jobOf(runId);
       if (job === undefined) throw noSuchRun(runId, queueName);
+      const { bullmq, queue } = await queueOf();
       const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
       let listening: QueueEvents | undefined;
       // Waits for the run's end event, and reads the job's state between waits: an event sent while
       // the listener was starting is not waited for in vain.
       for (let wait = 500; ; wait = Math.min(wait * 2, 5_000)) {
-        const finished = await settled(queue, job);
+        const finished = await settled(bullmq, queue, job);
         if (finished === 'removed') throw noSuchRun(runId, queueName);
         if (finished !== undefined) return finished;
         const remaining = deadline - Date.now();
@@ -194,7 +231,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (job === undefined) return 'not_found';
       const state = await job.getState();
       if (state === 'completed' || state === 'failed') return 'finished';
-      const client = redis();
+      const client = await redis();
       // The mark first: a worker that takes the run from now on sees it before running anything.
       await client.set(cancelKey(prefix, queueName, runId), '1', 'EX', cancelMarkSeconds);
       if (state !== 'active') {
@@ -233,7 +270,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       // Two approve() calls on one pause would both merge into the data they read, and the last
       // write would drop the first call's decisions while the first call's requeue succeeded.
       const claim = approveClaimKey(prefix, queueName, runId, job.finishedOn ?? 0);
-      if ((await redis().set(claim, '1', 'EX', approveClaimSeconds, 'NX')) !== 'OK') {
+      if ((await (await redis()).set(claim, '1', 'EX', approveClaimSeconds, 'NX')) !== 'OK') {
         throw new InvalidArgumentError({
           argument: 'runId',
           value: runId,
@@ -245,19 +282,36 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         await job.updateData({ ...job.data, approvals: { ...job.data.approvals, ...decisions } });
         await job.retry('completed');
       } catch (error) {
-        await redis().del(claim);
+        await (await redis()).del(claim);
         throw error;
       }
     },
 
     async close() {
-      await Promise.all([queue.close(), events?.close(), client === undefined ? undefined : release(client)]);
+      // Only what was made: a queue never used has no connection yet.
+      const [queue, listening, owned] = await Promise.all([
+        started?.catch(() => undefined),
+        events?.catch(() => undefined),
+        client?.catch(() => undefined),
+      ]);
+      await Promise.all([
+        queue?.queue.close(),
+        listening?.close(),
+        owned === undefined ? undefined : release(owned),
+      ]);
     },
   };
 }
 
+/** The queue, once bullmq is loaded. */
+interface StartedQueue {
+  readonly bullmq: typeof Bullmq;
+  readonly queue: Queue<RunJobData, QueuedRunResult, 'run'>;
+}
+
 /** The job's result when it has finished; `undefined` while it waits or runs; `'removed'` when it is gone. */
 async function settled(
+  bullmq: typeof Bullmq,
   queue: Queue<RunJobData, QueuedRunResult, 'run'>,
   job: Job<RunJobData, QueuedRunResult>,
 ): Promise<QueuedRunResult | 'removed' | undefined> {
@@ -265,7 +319,8 @@ async function settled(
   if (state === 'unknown') return 'removed';
   if (state !== 'completed' && state !== 'failed') return undefined;
   // Read the job again: the copy in hand may predate its end (or an earlier end, before approve()).
-  const ended = (await Job.fromId(queue, job.id ?? '')) as Job<RunJobData, QueuedRunResult> | undefined;
+  const ended = (await bullmq.Job.fromId(queue, job.id ?? '')) as
+    Job<RunJobData, QueuedRunResult> | undefined;
   if (ended === undefined) return 'removed';
   if (state === 'completed') return ended.returnvalue;
   throw new RunJobFailedError({

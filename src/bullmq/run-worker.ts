@@ -1,9 +1,9 @@
-import { Worker } from 'bullmq';
-import type { ConnectionOptions, Job } from 'bullmq';
+import type { ConnectionOptions, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { TraceEvent } from '../tracing/trace-events.js';
+import { loadBullmq } from './load-bullmq.js';
 import { cancelChannel, cancelKey, defaultPrefix, defaultQueueName } from './queue-keys.js';
 import { RedisCheckpointStore } from './redis-checkpoint-store.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -49,7 +49,10 @@ export interface RunWorkerOptions {
 
 /** A running worker. */
 export interface RunWorker {
-  /** Resolves once the worker is connected and takes runs. */
+  /**
+   * Resolves once the worker is connected and takes runs.
+   * @throws {MissingDependencyError} when `bullmq` or `ioredis` is not installed (`onError` gets it too).
+   */
   waitUntilReady(): Promise<void>;
   /**
    * Stops taking runs and waits for the ones it runs to end; with `force`, leaves them at once
@@ -63,6 +66,10 @@ export interface RunWorker {
  * goes on with `resume()` from its checkpoint when a worker that had it died (BullMQ hands a
  * stalled job to another worker). A tool that finished never runs again; the one interrupted runs
  * again with the same `toolCallId`. The result is the job's return value.
+ *
+ * `bullmq` and `ioredis` (optional peer dependencies) are loaded when the worker starts, just
+ * after this returns: without them, `waitUntilReady()` rejects with a `MissingDependencyError`
+ * naming the install command, and `onError` receives it.
  *
  * @example
  * const worker = createRunWorker({
@@ -79,56 +86,79 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const ownStore = options.checkpointStore === undefined;
   const store =
     options.checkpointStore ?? new RedisCheckpointStore({ connection: options.connection, onError });
-  const commands: Redis = duplicateOf(options.connection);
-  const subscriber: Redis = duplicateOf(options.connection);
-  commands.on('error', onError);
-  subscriber.on('error', onError);
 
-  const processor = async (
-    job: Job<RunJobData, QueuedRunResult>,
-    _token?: string,
-    signal?: AbortSignal,
-  ): Promise<QueuedRunResult> => {
-    const runJob: RunJob = { runId: job.data.runId, data: job.data, attempt: job.attemptsStarted };
-    // A run cancelled before it started (or before this worker took it over) runs nothing.
-    const cancelled = (await commands.exists(cancelKey(prefix, queueName, runJob.runId))) === 1;
-    return executeRunJob(runJob, {
-      orchestrator: options.orchestrator,
-      checkpointStore: store,
-      signal: cancelled ? AbortSignal.abort('cancelled') : (signal ?? new AbortController().signal),
-      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      ...(options.keepTraces === undefined ? {} : { keepTraces: options.keepTraces }),
+  // Loading bullmq and ioredis (optional peer dependencies) is asynchronous: the worker starts once
+  // they are loaded; nothing is connected before both are.
+  const start = async (): Promise<StartedWorker> => {
+    const { Worker } = await loadBullmq();
+    const commands: Redis = await duplicateOf(options.connection);
+    const subscriber: Redis = await duplicateOf(options.connection);
+    commands.on('error', onError);
+    subscriber.on('error', onError);
+
+    const processor = async (
+      job: Job<RunJobData, QueuedRunResult>,
+      _token?: string,
+      signal?: AbortSignal,
+    ): Promise<QueuedRunResult> => {
+      const runJob: RunJob = { runId: job.data.runId, data: job.data, attempt: job.attemptsStarted };
+      // A run cancelled before it started (or before this worker took it over) runs nothing.
+      const cancelled = (await commands.exists(cancelKey(prefix, queueName, runJob.runId))) === 1;
+      return executeRunJob(runJob, {
+        orchestrator: options.orchestrator,
+        checkpointStore: store,
+        signal: cancelled ? AbortSignal.abort('cancelled') : (signal ?? new AbortController().signal),
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+        ...(options.keepTraces === undefined ? {} : { keepTraces: options.keepTraces }),
+      });
+    };
+
+    const worker = new Worker<RunJobData, QueuedRunResult>(queueName, processor, {
+      connection: options.connection as ConnectionOptions,
+      prefix,
+      concurrency: options.concurrency ?? 1,
+      ...(options.limiter === undefined ? {} : { limiter: { ...options.limiter } }),
+      ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+      ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+      maxStalledCount: options.maxStalledCount ?? 5,
     });
+    worker.on('error', onError);
+
+    const channel = cancelChannel(prefix, queueName);
+    subscriber.on('message', (from: string, runId: string) => {
+      if (from === channel) worker.cancelJob(runId, 'cancelled');
+    });
+    const subscribed = subscriber.subscribe(channel);
+    subscribed.catch(onError);
+    return { worker, commands, subscriber, subscribed };
   };
-
-  const worker = new Worker<RunJobData, QueuedRunResult>(queueName, processor, {
-    connection: options.connection as ConnectionOptions,
-    prefix,
-    concurrency: options.concurrency ?? 1,
-    ...(options.limiter === undefined ? {} : { limiter: { ...options.limiter } }),
-    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
-    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
-    maxStalledCount: options.maxStalledCount ?? 5,
-  });
-  worker.on('error', onError);
-
-  const channel = cancelChannel(prefix, queueName);
-  subscriber.on('message', (from: string, runId: string) => {
-    if (from === channel) worker.cancelJob(runId, 'cancelled');
-  });
-  const subscribed = subscriber.subscribe(channel);
-  subscribed.catch(onError);
+  const started = start();
+  // A worker that cannot start (bullmq or ioredis missing) tells onError; with no onError and no
+  // waitUntilReady() to reject, the rejection is left unhandled rather than silent.
+  if (options.onError !== undefined) started.catch(onError);
 
   return {
     async waitUntilReady() {
+      const { worker, subscribed } = await started;
       await Promise.all([worker.waitUntilReady(), subscribed]);
     },
     async close(closeOptions = {}) {
-      await worker.close(closeOptions.force === true);
-      await Promise.all([closeClient(subscriber), closeClient(commands)]);
+      const parts = await started.catch(() => undefined);
+      if (parts !== undefined) {
+        await parts.worker.close(closeOptions.force === true);
+        await Promise.all([closeClient(parts.subscriber), closeClient(parts.commands)]);
+      }
       if (ownStore) await (store as RedisCheckpointStore).close();
     },
   };
+}
+
+/** A worker's parts, once bullmq and ioredis are loaded. */
+interface StartedWorker {
+  readonly worker: Worker<RunJobData, QueuedRunResult>;
+  readonly commands: Redis;
+  readonly subscriber: Redis;
+  readonly subscribed: Promise<unknown>;
 }
 
 function checkWorkerOptions(options: RunWorkerOptions): void {

@@ -471,7 +471,7 @@ describe('request options', () => {
 });
 
 describe('construction', () => {
-  it('names the environment variable when there is no API key', () => {
+  it('names the environment variable when there is no API key', async () => {
     const saved = { openai: process.env['OPENAI_API_KEY'], deepseek: process.env['DEEPSEEK_API_KEY'] };
     delete process.env['OPENAI_API_KEY'];
     delete process.env['DEEPSEEK_API_KEY'];
@@ -481,11 +481,13 @@ describe('construction', () => {
       expect(() => new DeepSeekAdapter({ model: 'deepseek-v4-flash' })).toThrow(
         /DEEPSEEK_API_KEY is not set/,
       );
-      expect(
-        (new DeepSeekAdapter({ model: 'deepseek-v4-flash', apiKey: 'key' }).client as OpenAI).baseURL,
-      ).toBe('https://api.deepseek.com');
+      const withKey = new DeepSeekAdapter({ model: 'deepseek-v4-flash', apiKey: 'key' });
+      expect(((await withKey.getClient()) as OpenAI).baseURL).toBe('https://api.deepseek.com');
       process.env['DEEPSEEK_API_KEY'] = 'from-env';
-      expect((new DeepSeekAdapter({ model: 'deepseek-v4-flash' }).client as OpenAI).apiKey).toBe('from-env');
+      // Read when the adapter is made, not when it builds its client.
+      const fromEnvironment = new DeepSeekAdapter({ model: 'deepseek-v4-flash' });
+      delete process.env['DEEPSEEK_API_KEY'];
+      expect(((await fromEnvironment.getClient()) as OpenAI).apiKey).toBe('from-env');
     } finally {
       for (const [name, value] of [
         ['OPENAI_API_KEY', saved.openai],

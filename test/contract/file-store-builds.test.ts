@@ -1,19 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// FileCheckpointStore sits in the runtime-neutral root entry and loads Node's file system on first
-// use through import(): that must work from both builds of dist/ (run `npx tsup` after changing src/).
+// In Node, the root entry resolves (the `node` export condition) to the build with the real
+// FileCheckpointStore, which loads Node's file system on first use through import(): that must
+// work through import and require alike (run `npx tsup` after changing src/).
 const run = promisify(execFile);
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 let scratch: string;
 
 beforeAll(async () => {
+  // An app folder whose node_modules/tool-orchestrator is this package.
   scratch = await mkdtemp(join(tmpdir(), 'file-store-builds-'));
+  await mkdir(join(scratch, 'node_modules'));
+  await symlink(root, join(scratch, 'node_modules', 'tool-orchestrator'), 'dir');
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -33,21 +37,14 @@ console.log(JSON.stringify({ step: loaded.step, messages: loaded.messages.map((m
 
 describe('FileCheckpointStore from the built package', () => {
   for (const format of ['esm', 'cjs'] as const) {
-    it(`${format}: saves and loads through dist/index.${format === 'esm' ? 'js' : 'cjs'}`, async () => {
+    it(`${format}: saves and loads through ${format === 'esm' ? 'import' : 'require'}('tool-orchestrator')`, async () => {
       const dir = join(scratch, format);
       const names = '{ FileCheckpointStore, emptyUsage, fingerprintRun, runStateVersion }';
       const args =
         format === 'esm'
-          ? [
-              '--input-type=module',
-              '-e',
-              `import ${names} from ${JSON.stringify(`${dist}index.js`)};\n${body(dir)}`,
-            ]
-          : [
-              '-e',
-              `const ${names} = require(${JSON.stringify(`${dist}index.cjs`)});\n(async () => {${body(dir)}})();`,
-            ];
-      const { stdout } = await run(process.execPath, args, { timeout: 30_000 });
+          ? ['--input-type=module', '-e', `import ${names} from 'tool-orchestrator';\n${body(dir)}`]
+          : ['-e', `const ${names} = require('tool-orchestrator');\n(async () => {${body(dir)}})();`];
+      const { stdout } = await run(process.execPath, args, { cwd: scratch, timeout: 30_000 });
       expect(JSON.parse(stdout)).toEqual({ step: 2, messages: ['hi', 'hello'] });
     });
   }

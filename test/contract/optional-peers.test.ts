@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entries } from '../../tsup.config.js';
 import { specifiersOf } from '../support/bundle-imports.js';
+import { copyPackageWithout } from '../support/package-without.js';
+import { runModuleScript } from '../support/run-module-script.js';
 
 const dist = new URL('../../dist/', import.meta.url);
 
@@ -37,5 +40,84 @@ describe('optional peer dependencies load only where they are used', () => {
     ).toEqual([]);
     // The scan works: the bundle's own Node imports are found.
     expect(specifiers).toEqual(expect.arrayContaining(['fs']));
+  });
+});
+
+/** The fields of a `MissingDependencyError` a caller reads, as a child script reports them. */
+const reportError = `(error) => ({ name: error.name, code: error.code, packageName: error.packageName, installCommand: error.installCommand, message: error.message })`;
+
+describe('an entry whose optional peer is not installed', () => {
+  it('tool-orchestrator/openai and /deepseek import without openai; the first request names the package and its install command', async () => {
+    const copy = await copyPackageWithout(['openai']);
+    try {
+      const script = `
+        import { createRequire } from 'node:module';
+        const report = ${reportError};
+        const require = createRequire(import.meta.url);
+        const builds = {
+          esm: { ...(await import(${JSON.stringify(join(copy.dist, 'openai.js'))})), ...(await import(${JSON.stringify(join(copy.dist, 'deepseek.js'))})), ...(await import(${JSON.stringify(join(copy.dist, 'index.js'))})) },
+          cjs: { ...require(${JSON.stringify(join(copy.dist, 'openai.cjs'))}), ...require(${JSON.stringify(join(copy.dist, 'deepseek.cjs'))}), ...require(${JSON.stringify(join(copy.dist, 'index.cjs'))}) },
+        };
+        const results = {};
+        for (const [format, { OpenAIAdapter, DeepSeekAdapter, ToolOrchestrator }] of Object.entries(builds)) {
+          const messages = [{ role: 'user', content: 'hi' }];
+          const openai = new OpenAIAdapter({ model: 'gpt-5-mini', apiKey: 'key', baseURL: 'http://127.0.0.1:9/v1' });
+          const deepseek = new DeepSeekAdapter({ model: 'deepseek-v4-flash', apiKey: 'key', baseURL: 'http://127.0.0.1:9' });
+          results[format] = await Promise.all([
+            openai.call(messages, []).then(() => 'resolved', report),
+            (async () => { for await (const _ of deepseek.stream(messages, [])) {} })().then(() => 'resolved', report),
+            new ToolOrchestrator(openai, {}).run(messages).then(() => 'resolved', report),
+          ]);
+        }
+        console.log(JSON.stringify(results));`;
+      const expected = {
+        name: 'MissingDependencyError',
+        code: 'missing_dependency',
+        packageName: 'openai',
+        installCommand: 'npm install openai',
+        message:
+          'The OpenAI and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek) need the package "openai" (^5 || ^6), which is not installed. Install it beside tool-orchestrator: npm install openai',
+      };
+      const results = JSON.parse(await runModuleScript(script)) as Record<string, unknown[]>;
+      expect(results).toEqual({ esm: [expected, expected, expected], cjs: [expected, expected, expected] });
+    } finally {
+      await copy.remove();
+    }
+  });
+
+  it('tool-orchestrator/bullmq imports without bullmq and ioredis; the first use names the package and its install command', async () => {
+    const copy = await copyPackageWithout(['bullmq', 'ioredis']);
+    try {
+      const script = `
+        const report = ${reportError};
+        const { createRunQueue, createRunWorker, RedisCheckpointStore } = await import(${JSON.stringify(join(copy.dist, 'bullmq.js'))});
+        // Nothing listens there: no connection is attempted without the packages.
+        const connection = { host: '127.0.0.1', port: 9 };
+        const queue = createRunQueue({ connection });
+        const worker = createRunWorker({ connection, orchestrator: () => { throw new Error('no run expected'); } });
+        const store = new RedisCheckpointStore({ connection });
+        const results = await Promise.all([
+          queue.enqueue({ messages: [{ role: 'user', content: 'hi' }] }).then(() => 'resolved', report),
+          worker.waitUntilReady().then(() => 'resolved', report),
+          store.load('r1').then(() => 'resolved', report),
+        ]);
+        await Promise.all([queue.close(), worker.close(), store.close()]);
+        console.log(JSON.stringify(results));`;
+      const missing = (packageName: string, neededFor: string) => ({
+        name: 'MissingDependencyError',
+        code: 'missing_dependency',
+        packageName,
+        installCommand: 'npm install bullmq ioredis',
+        message: `${neededFor} need the package "${packageName}" (^${packageName === 'bullmq' ? 6 : 5}), which is not installed. Install it beside tool-orchestrator: npm install bullmq ioredis`,
+      });
+      const queueAndWorker = 'The BullMQ scale-out (createRunQueue, createRunWorker)';
+      expect(JSON.parse(await runModuleScript(script))).toEqual([
+        missing('bullmq', queueAndWorker),
+        missing('bullmq', queueAndWorker),
+        missing('ioredis', 'The BullMQ scale-out (createRunQueue, createRunWorker, RedisCheckpointStore)'),
+      ]);
+    } finally {
+      await copy.remove();
+    }
   });
 });

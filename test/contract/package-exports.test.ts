@@ -5,28 +5,51 @@ import { entries, esmOnlyEntries } from '../../tsup.config.js';
 
 const root = new URL('../../', import.meta.url);
 const packageJson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
-  exports: Record<
-    string,
-    string | { import: { types: string; default: string }; require: { types: string; default: string } }
-  >;
+  exports: Record<string, unknown>;
 };
 const subpathOf = (entry: string): string => (entry === 'index' ? '.' : `./${entry}`);
 const esmOnly = (entry: string): boolean => (esmOnlyEntries as readonly string[]).includes(entry);
+/** The `import` and `require` targets of a build of `entry`, with its types. */
+const bothFormats = (entry: string, types = entry) => ({
+  import: { types: `./dist/${types}.d.ts`, default: `./dist/${entry}.js` },
+  require: { types: `./dist/${types}.d.cts`, default: `./dist/${entry}.cjs` },
+});
 
 describe('package.json#exports', () => {
   it('has exactly one subpath per build entry, pointing at the files tsup writes', () => {
     const subpaths = Object.keys(packageJson.exports).filter((key) => key !== './package.json');
     expect(subpaths.sort()).toEqual(Object.keys(entries).map(subpathOf).sort());
     for (const entry of Object.keys(entries)) {
+      // The root's two builds: see the next test.
+      if (entry === 'index') continue;
       const target = packageJson.exports[subpathOf(entry)];
-      expect(target).toEqual(
+      expect(target, entry).toEqual(
         esmOnly(entry)
           ? { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` }
-          : {
-              import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
-              require: { types: `./dist/${entry}.d.cts`, default: `./dist/${entry}.cjs` },
-            },
+          : bothFormats(entry),
       );
+    }
+  });
+
+  it('sends Node (and Bun and Deno) to the root build with the file store, every other runtime to the neutral one', () => {
+    const target = packageJson.exports['.'];
+    expect(target).toEqual({ node: bothFormats('index'), ...bothFormats('neutral', 'index') });
+    // Condition order decides: `node` must come first.
+    expect(Object.keys(target as object)).toEqual(['node', 'import', 'require']);
+  });
+
+  it('gives both root builds the same exports, in both formats', async () => {
+    const require = createRequire(new URL('package.json', root));
+    const names = async (file: string): Promise<string[]> =>
+      Object.keys(
+        (file.endsWith('.cjs')
+          ? require(new URL(file, root).pathname)
+          : await import(new URL(file, root).href)) as object,
+      ).sort();
+    const node = await names('dist/index.js');
+    expect(node).toEqual(expect.arrayContaining(['FileCheckpointStore', 'ToolOrchestrator']));
+    for (const file of ['dist/index.cjs', 'dist/neutral.js', 'dist/neutral.cjs']) {
+      expect(await names(file), file).toEqual(node);
     }
   });
 
@@ -37,6 +60,9 @@ describe('package.json#exports', () => {
           true,
         );
       }
+    }
+    for (const file of ['dist/neutral.js', 'dist/neutral.cjs']) {
+      expect(existsSync(new URL(file, root)), file).toBe(true);
     }
   });
 

@@ -15,12 +15,12 @@ import { abortReason, sleep } from './abort-reason.js';
 import { startAttemptDeadline } from './attempt-deadline.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
-import { createClient } from './create-client.js';
+import { clientSource, connectClient } from './create-client.js';
+import type { ClientConnection, ClientSource, ProviderDefaults } from './create-client.js';
 import { originOf } from './connection-failure.js';
 import { knownContextWindow } from './model-context-windows.js';
 import { providerName } from './provider-name.js';
 import type { OpenAIClient, OpenAIRequestOptions } from './openai-client.js';
-import type { ProviderDefaults } from './create-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
 import { readBody } from './read-body.js';
@@ -44,16 +44,22 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly model: string;
   /** The model's context window in tokens, when known (see `ChatCompletionsAdapterOptions.contextWindowTokens`). */
   readonly contextWindowTokens: number | undefined;
-  /** The `openai` client every request goes through (yours when injected). */
-  readonly client: OpenAIClient;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
+  private readonly clientSource: ClientSource;
+  private connection: Promise<ClientConnection> | undefined;
+  /** Where requests go, when known: named in connection errors (its origin only). */
+  private readonly baseURL: string | undefined;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
-    this.client = createClient(options, defaults);
+    this.clientSource = clientSource(options, defaults);
     this.options = options;
     this.defaults = defaults;
-    this.provider = providerName(options.provider, clientBaseURL(this.client), defaults.provider);
+    this.baseURL =
+      'client' in this.clientSource
+        ? clientBaseURL(this.clientSource.client)
+        : (this.clientSource.settings.baseURL ?? defaultBaseURL);
+    this.provider = providerName(options.provider, this.baseURL, defaults.provider);
     this.model = options.model;
     const window = options.contextWindowTokens;
     if (window !== undefined && !(typeof window === 'number' && Number.isInteger(window) && window > 0)) {
@@ -64,6 +70,31 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       });
     }
     this.contextWindowTokens = window ?? knownContextWindow(options.model);
+  }
+
+  /**
+   * The `openai` client every request goes through: the injected `client`, or the one the adapter
+   * builds from its options for its first request (loading the `openai` package then).
+   *
+   * @throws {MissingDependencyError} when the adapter builds its client and `openai` is not installed.
+   * @throws {InvalidArgumentError} in a browser, without `dangerouslyAllowBrowser: true`.
+   */
+  async getClient(): Promise<OpenAIClient> {
+    if ('client' in this.clientSource) return this.clientSource.client;
+    return (await this.connect()).client;
+  }
+
+  /** The client and the `openai` package's SSE parser, loaded on the first request. */
+  private connect(): Promise<ClientConnection> {
+    if (this.connection === undefined) {
+      const connecting = connectClient(this.clientSource);
+      this.connection = connecting;
+      // A failed load is tried again on the next request (the user may install openai meanwhile).
+      connecting.catch(() => {
+        if (this.connection === connecting) this.connection = undefined;
+      });
+    }
+    return this.connection;
   }
 
   /** Builds the request body; throws before any request when the options cannot work together. */
@@ -82,11 +113,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   ): Promise<ModelResponse> {
     const body = this.buildBody(messages, tools, options, false);
     const signal = options.signal;
+    const { client } = await this.connect();
     for (let retry = 0; ; retry += 1) {
-      const attempt = this.startAttempt(signal);
+      const attempt = this.startAttempt(signal, client);
       let failure: unknown;
       try {
-        const response = await this.client.chat.completions
+        const response = await client.chat.completions
           .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
@@ -98,7 +130,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       } finally {
         attempt.dispose();
       }
-      await this.waitToRetry(failure, retry, signal);
+      await this.waitToRetry(failure, retry, signal, client);
     }
   }
 
@@ -116,12 +148,13 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = this.buildBody(messages, tools, options, true);
     const signal = options.signal;
+    const { client, decodeEvents } = await this.connect();
     for (let retry = 0; ; retry += 1) {
-      const attempt = this.startAttempt(signal);
+      const attempt = this.startAttempt(signal, client);
       let emitted = false;
       let failure: unknown;
       try {
-        const response = await this.client.chat.completions
+        const response = await client.chat.completions
           .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
@@ -133,7 +166,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
           }
         } else {
           // One await per chunk and no generator in between: this is the hot path of every delta.
-          const reader = new SseChunkReader(response, origin, () => attempt.restart());
+          const reader = new SseChunkReader(response, origin, () => attempt.restart(), decodeEvents);
           const accumulator = new StreamAccumulator();
           try {
             for (let chunk = await reader.next(); chunk !== streamEnd; chunk = await reader.next()) {
@@ -160,7 +193,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         attempt.dispose();
       }
       if (emitted) throw failure;
-      await this.waitToRetry(failure, retry, signal);
+      await this.waitToRetry(failure, retry, signal, client);
     }
   }
 
@@ -224,16 +257,16 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     });
   }
 
-  private get maxRetries(): number {
-    return this.options.maxRetries ?? this.client.maxRetries;
+  private maxRetries(client: OpenAIClient): number {
+    return this.options.maxRetries ?? client.maxRetries;
   }
 
   private get maxRetryDelayMs(): number {
     return this.options.maxRetryDelayMs ?? 60_000;
   }
 
-  private startAttempt(signal: AbortSignal | undefined): AttemptDeadline {
-    return startAttemptDeadline(signal, this.client.timeout);
+  private startAttempt(signal: AbortSignal | undefined, client: OpenAIClient): AttemptDeadline {
+    return startAttemptDeadline(signal, client.timeout);
   }
 
   private requestOptions(attempt: AttemptDeadline): OpenAIRequestOptions {
@@ -268,7 +301,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         kind === 'call'
           ? `did not finish its response within the timeout (${attempt.timeoutMs} ms)`
           : `sent no stream chunk within the timeout (${attempt.timeoutMs} ms)`;
-      const origin = originOf(clientBaseURL(this.client));
+      const origin = originOf(this.baseURL);
       return new ConnectionError({
         provider: this.provider,
         cause: error,
@@ -281,7 +314,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       provider: this.provider,
       environmentVariable: this.defaults.environmentVariable,
       maxRetryDelayMs: this.maxRetryDelayMs,
-      baseURL: clientBaseURL(this.client),
+      baseURL: this.baseURL,
     });
   }
 
@@ -290,8 +323,15 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
    * budget is spent, or the server asked for a wait longer than `maxRetryDelayMs`. The wait ends
    * at once when `signal` aborts.
    */
-  private async waitToRetry(failure: unknown, retry: number, signal: AbortSignal | undefined): Promise<void> {
-    if (!isModelProviderError(failure) || !failure.retryable || retry >= this.maxRetries) throw failure;
+  private async waitToRetry(
+    failure: unknown,
+    retry: number,
+    signal: AbortSignal | undefined,
+    client: OpenAIClient,
+  ): Promise<void> {
+    if (!isModelProviderError(failure) || !failure.retryable || retry >= this.maxRetries(client)) {
+      throw failure;
+    }
     const requested = failure.retryAfterMs;
     if (requested !== undefined && requested > this.maxRetryDelayMs) throw failure;
     await sleep(requested ?? this.backoff(retry), signal);
@@ -304,12 +344,6 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   }
 }
 
-/** The base URL requests go to: an injected client of another major, or a stand-in, may lack one. */
-function clientBaseURL(client: OpenAIClient): string | undefined {
-  const baseURL: unknown = (client as { baseURL?: unknown }).baseURL;
-  return typeof baseURL === 'string' ? baseURL : undefined;
-}
-
 function isJsonResponse(response: Response): boolean {
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
   return mediaType.includes('application/json') || mediaType.endsWith('+json');
@@ -317,4 +351,13 @@ function isJsonResponse(response: Response): boolean {
 
 function isAborted(signal: AbortSignal | undefined): signal is AbortSignal {
   return signal?.aborted === true;
+}
+
+/** The `openai` client's own default, when neither `baseURL` nor `OPENAI_BASE_URL` names another. */
+const defaultBaseURL = 'https://api.openai.com/v1';
+
+/** The base URL requests go to: an injected client of another major, or a stand-in, may lack one. */
+function clientBaseURL(client: OpenAIClient): string | undefined {
+  const baseURL: unknown = (client as { baseURL?: unknown }).baseURL;
+  return typeof baseURL === 'string' ? baseURL : undefined;
 }

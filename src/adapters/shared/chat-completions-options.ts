@@ -24,7 +24,10 @@ export interface ChatCompletionsAdapterOptions {
    * `contextWindow`. @default the published window of well-known OpenAI and DeepSeek models, else unknown
    */
   readonly contextWindowTokens?: number;
-  /** An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored. */
+  /**
+   * An `openai` client to use as is; `apiKey`, `baseURL`, `timeout`, `headers` are then ignored.
+   * Without one, the adapter builds its own on the first request, loading the `openai` package then.
+   */
   readonly client?: OpenAIClient;
   /**
    * The API key; `undefined` (e.g. an unset `process.env` entry) falls back to the variable.
@@ -68,6 +71,13 @@ export interface ChatCompletionsAdapterOptions {
   readonly timeout?: number;
   /** Extra HTTP headers on every request. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Let the adapter build its client in a browser, where the `openai` client otherwise refuses to
+   * hold an API key (anyone who opens the page can read it). Only for a key that may be public: a
+   * short-lived one, or a proxy of yours that holds the real key. Ignored with an injected `client`.
+   * @default false
+   */
+  readonly dangerouslyAllowBrowser?: boolean;
   /**
    * Milliseconds before the first retry when the server did not say how long to wait; doubles on
    * each retry up to 8 s (and `maxRetryDelayMs`), less up to 25 % jitter.

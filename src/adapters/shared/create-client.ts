@@ -1,6 +1,8 @@
-import OpenAI from 'openai';
+import type { ClientOptions } from 'openai';
+import type { decodeServerSentEvents } from './openai-module.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { MissingApiKeyError } from '../../errors/missing-api-key-error.js';
+import { optionalDependency } from '../../shared/optional-dependency.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import type { OpenAIClient } from './openai-client.js';
 
@@ -14,18 +16,37 @@ export interface ProviderDefaults {
   readonly baseURL?: string;
 }
 
+/** Where an adapter's client comes from: the injected one, or the settings to build one with on first use. */
+export type ClientSource = { readonly client: OpenAIClient } | { readonly settings: ClientOptions };
+
+/** What an adapter uses of the `openai` package: a client, and the package's own SSE parser. */
+export interface ClientConnection {
+  readonly client: OpenAIClient;
+  readonly decodeEvents: typeof decodeServerSentEvents;
+}
+
+/** Loads `openai`, an optional peer dependency, on first use; a `MissingDependencyError` says how to install it. */
+const loadOpenAI = optionalDependency({
+  packageName: 'openai',
+  versionRange: '^5 || ^6',
+  installCommand: 'npm install openai',
+  neededFor: 'The OpenAI and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek)',
+  load: () => import('./openai-module.js'),
+});
+
 /**
- * Returns the injected client, or builds one from `apiKey` (else the provider's environment
- * variable), `baseURL`, `maxRetries`, `timeout` and `headers`.
+ * Checks the options and says where the client comes from: the injected one, or settings from
+ * `apiKey` (else the provider's environment variable, read now), `baseURL`, `maxRetries`,
+ * `timeout`, `headers` and `dangerouslyAllowBrowser`, for {@link connectClient}.
  *
  * @throws {MissingApiKeyError} when there is neither a client, an `apiKey` nor the variable.
  * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
  * `maxRetryDelayMs` is not a number of milliseconds.
  */
-export function createClient(
+export function clientSource(
   options: ChatCompletionsAdapterOptions,
   defaults: ProviderDefaults,
-): OpenAIClient {
+): ClientSource {
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new InvalidArgumentError({
       argument: 'model',
@@ -51,7 +72,15 @@ export function createClient(
       message: 'must be a number of milliseconds >= 0 (Infinity: always wait as long as the server asks)',
     });
   }
-  if (options.client !== undefined) return options.client;
+  const allowBrowser: unknown = options.dangerouslyAllowBrowser;
+  if (allowBrowser !== undefined && typeof allowBrowser !== 'boolean') {
+    throw new InvalidArgumentError({
+      argument: 'dangerouslyAllowBrowser',
+      value: allowBrowser,
+      message: 'must be true or false.',
+    });
+  }
+  if (options.client !== undefined) return { client: options.client };
   const apiKey = options.apiKey ?? readEnvironment(defaults.environmentVariable);
   if (apiKey === undefined || apiKey === '') {
     throw new MissingApiKeyError({
@@ -59,17 +88,53 @@ export function createClient(
       environmentVariable: defaults.environmentVariable,
     });
   }
-  const baseURL = options.baseURL ?? defaults.baseURL;
-  return new OpenAI({
-    apiKey,
-    ...(baseURL === undefined ? {} : { baseURL }),
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-  });
+  // Resolved here, as the client would resolve it, so the adapter can name where it connects.
+  const baseURL = options.baseURL ?? defaults.baseURL ?? nonEmpty(readEnvironment('OPENAI_BASE_URL'));
+  return {
+    settings: {
+      apiKey,
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+      ...(options.dangerouslyAllowBrowser === undefined
+        ? {}
+        : { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser }),
+    },
+  };
+}
+
+/**
+ * Loads `openai`, and takes the injected client or builds one from the settings.
+ *
+ * @throws {MissingDependencyError} when `openai` is not installed.
+ * @throws {InvalidArgumentError} in a browser without `dangerouslyAllowBrowser: true`, where the
+ * client refuses to hold an API key.
+ */
+export async function connectClient(source: ClientSource): Promise<ClientConnection> {
+  const { OpenAI, decodeServerSentEvents } = await loadOpenAI();
+  if ('client' in source) return { client: source.client, decodeEvents: decodeServerSentEvents };
+  const settings = source.settings;
+  try {
+    return { client: new OpenAI(settings), decodeEvents: decodeServerSentEvents };
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.includes('dangerouslyAllowBrowser')) throw error;
+    throw new InvalidArgumentError({
+      argument: 'dangerouslyAllowBrowser',
+      value: settings.dangerouslyAllowBrowser,
+      message:
+        'the adapter runs in a browser, where the openai client refuses to hold an API key: anyone who opens the page can read it. ' +
+        'Call the model from your server, or pass dangerouslyAllowBrowser: true with a key that may be public ' +
+        '(a short-lived key, or a proxy of yours that holds the real one); see docs/adapters.md, "Browsers and edge runtimes".',
+    });
+  }
 }
 
 function readEnvironment(name: string): string | undefined {
   // Not every runtime has `process`.
   return typeof process === 'undefined' ? undefined : process.env[name];
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
 }

@@ -7,7 +7,7 @@ export interface OpenAIRequestOptions {
 /**
  * The part of an `openai` client (version 5 or 6) that the Chat Completions adapters use: an
  * `OpenAI` instance is one. It is declared here rather than imported, so the adapters' type
- * declarations hold without the `openai` package's types; cast `adapter.client` to `OpenAI` for
+ * declarations hold without the `openai` package's types; cast `await adapter.getClient()` to `OpenAI` for
  * the rest of its API, or keep a reference to the client you inject.
  */
 export interface OpenAIClient {

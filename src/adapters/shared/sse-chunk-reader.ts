@@ -1,4 +1,4 @@
-import { _iterSSEMessages } from 'openai/streaming';
+import type { ClientConnection } from './create-client.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
 import { isRecord } from './normalize-usage.js';
@@ -24,10 +24,18 @@ export class SseChunkReader {
   readonly #origin: ResponseOrigin;
   readonly #onChunk: () => void;
 
-  /** `onChunk` runs on each chunk, not on comments such as `: keep-alive`. */
-  constructor(response: Response, origin: ResponseOrigin, onChunk: () => void) {
+  /**
+   * `onChunk` runs on each chunk, not on comments such as `: keep-alive`; `decodeEvents` is the
+   * `openai` package's SSE parser.
+   */
+  constructor(
+    response: Response,
+    origin: ResponseOrigin,
+    onChunk: () => void,
+    decodeEvents: ClientConnection['decodeEvents'],
+  ) {
     // The controller is aborted by the decoder only when there is no body at all.
-    this.#events = _iterSSEMessages(response, new AbortController())[Symbol.asyncIterator]();
+    this.#events = decodeEvents(response, new AbortController())[Symbol.asyncIterator]();
     this.#origin = origin;
     this.#onChunk = onChunk;
   }
