@@ -499,6 +499,48 @@ describe('construction', () => {
     }
   });
 
+  it("sends the provider's key variable only to the provider's host, never to another baseURL", async () => {
+    const saved = { openai: process.env['OPENAI_API_KEY'], deepseek: process.env['DEEPSEEK_API_KEY'] };
+    process.env['OPENAI_API_KEY'] = 'sk-openai-from-env';
+    process.env['DEEPSEEK_API_KEY'] = 'sk-deepseek-from-env';
+    const fake = await startFakeOpenAIServer();
+    try {
+      // OpenRouter's example with OPENROUTER_API_KEY unset: the OpenAI key must not go there.
+      const foreign = () =>
+        new OpenAIAdapter({ model: 'x', baseURL: 'https://openrouter.ai/api/v1', apiKey: undefined });
+      expect(foreign).toThrow(MissingApiKeyError);
+      expect(foreign).toThrow(
+        "No API key for https://openrouter.ai: apiKey is not set, and OPENAI_API_KEY is only sent to openai's own host, never to another server.",
+      );
+      expect(() => new DeepSeekAdapter({ model: 'deepseek-v4-flash', baseURL: fake.baseURL })).toThrow(
+        /DEEPSEEK_API_KEY is only sent to deepseek's own host/,
+      );
+      // Given explicitly, a key goes where it is told; the variable never does.
+      fake.enqueue({ type: 'json', body: completion({ content: 'hi' }) });
+      const local = new OpenAIAdapter({ model: 'x', baseURL: fake.baseURL, apiKey: 'none' });
+      await local.call([{ role: 'user', content: 'hi' }], []);
+      expect(fake.requests[0]!.headers['authorization']).toBe('Bearer none');
+      expect(JSON.stringify(fake.requests)).not.toContain('from-env');
+      // The provider's own host (any path, any letter case) takes the variable.
+      const own = new OpenAIAdapter({ model: 'x', baseURL: 'https://API.openai.com/v1' });
+      expect(((await own.getClient()) as OpenAI).apiKey).toBe('sk-openai-from-env');
+      const beta = new DeepSeekAdapter({
+        model: 'deepseek-v4-flash',
+        baseURL: 'https://api.deepseek.com/beta',
+      });
+      expect(((await beta.getClient()) as OpenAI).apiKey).toBe('sk-deepseek-from-env');
+    } finally {
+      await fake.close();
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.openai],
+        ['DEEPSEEK_API_KEY', saved.deepseek],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('rejects an empty model name', () => {
     expect(() => new OpenAIAdapter({ model: '', client })).toThrow(/Invalid model/);
   });

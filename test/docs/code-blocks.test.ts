@@ -279,6 +279,8 @@ function childEnvironment(model: FakeModelServer, snippet: Snippet): NodeJS.Proc
     npm_config_update_notifier: 'false',
     OPENAI_API_KEY: 'sk-docs-test',
     DEEPSEEK_API_KEY: 'sk-docs-test',
+    // docs/adapters.md's OpenRouter example reads its own key (the OpenAI one is never sent there).
+    OPENROUTER_API_KEY: 'sk-docs-test',
     OPENAI_BASE_URL: `${model.origin}/v1`,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${model.origin}/v1/traces`,
     DOCS_TEST_MODEL_ORIGIN: model.origin,

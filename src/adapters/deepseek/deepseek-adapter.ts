@@ -42,6 +42,7 @@ export class DeepSeekAdapter extends ChatCompletionsAdapter {
       provider: 'deepseek',
       environmentVariable: 'DEEPSEEK_API_KEY',
       baseURL: 'https://api.deepseek.com',
+      keyHosts: ['api.deepseek.com'],
     });
     const thinking = options.thinking ?? 'enabled';
     if (thinking !== 'enabled' && thinking !== 'disabled') {

@@ -25,7 +25,11 @@ export class OpenAIAdapter extends ChatCompletionsAdapter {
 
   constructor(options: OpenAIAdapterOptions) {
     // No default baseURL: the client then reads OPENAI_BASE_URL, else api.openai.com.
-    super(options, { provider: 'openai', environmentVariable: 'OPENAI_API_KEY' });
+    super(options, {
+      provider: 'openai',
+      environmentVariable: 'OPENAI_API_KEY',
+      keyHosts: ['api.openai.com'],
+    });
   }
 
   protected override buildBody(

@@ -30,7 +30,10 @@ export interface ChatCompletionsAdapterOptions {
    */
   readonly client?: OpenAIClient;
   /**
-   * The API key; `undefined` (e.g. an unset `process.env` entry) falls back to the variable.
+   * The API key; `undefined` (e.g. an unset `process.env` entry) falls back to the provider's
+   * variable, but only for the provider's own host: with a `baseURL` on another host (OpenRouter,
+   * a local server), the variable is never sent there and `apiKey` must be given
+   * (`MissingApiKeyError` otherwise; any string, e.g. `'none'`, for a server that needs none).
    * @default the provider's environment variable (`OPENAI_API_KEY`, `DEEPSEEK_API_KEY`)
    */
   readonly apiKey?: string | undefined;

@@ -14,6 +14,8 @@ export interface ProviderDefaults {
   readonly environmentVariable: string;
   /** The base URL when the caller gives none; `undefined` lets the client read `OPENAI_BASE_URL`. */
   readonly baseURL?: string;
+  /** The hosts the provider's environment variable may be sent to, e.g. `['api.deepseek.com']`. */
+  readonly keyHosts: readonly string[];
 }
 
 /** Where an adapter's client comes from: the injected one, or the settings to build one with on first use. */
@@ -81,6 +83,14 @@ export function clientSource(
     });
   }
   if (options.client !== undefined) return { client: options.client };
+  const foreignOrigin = options.apiKey === undefined ? foreignHost(options.baseURL, defaults) : undefined;
+  if (foreignOrigin !== undefined) {
+    throw new MissingApiKeyError({
+      provider: defaults.provider,
+      environmentVariable: defaults.environmentVariable,
+      origin: foreignOrigin,
+    });
+  }
   const apiKey = options.apiKey ?? readEnvironment(defaults.environmentVariable);
   if (apiKey === undefined || apiKey === '') {
     throw new MissingApiKeyError({
@@ -137,4 +147,20 @@ function readEnvironment(name: string): string | undefined {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * The origin of a `baseURL` the caller gave on a host the provider's key must not be sent to, or
+ * `undefined`: no `baseURL`, or one on the provider's own host. A URL that does not parse counts as
+ * foreign (the client would fail on it anyway).
+ */
+function foreignHost(baseURL: string | undefined, defaults: ProviderDefaults): string | undefined {
+  if (baseURL === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return baseURL;
+  }
+  return defaults.keyHosts.includes(url.hostname.toLowerCase()) ? undefined : url.origin;
 }
