@@ -30,7 +30,7 @@ export interface CallModelOptions {
 /**
  * Calls the model once (streaming or not), checks the response against the adapter contract,
  * records usage and emits `llm_call` and `reasoning_content`. With a signal, an abort ends the step
- * (or the run's drive, see `RunAbort`) at once, even when the adapter ignores the signal.
+ * at once, even when the adapter ignores the signal.
  *
  * With `contextWindow` on, what is sent is reduced first when it would pass the limit, and a
  * provider's `ContextLengthError` is answered once by reducing further (to the window the provider
@@ -79,17 +79,7 @@ export async function callModelStep(
       if (config.stream) {
         raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
       } else {
-        const pending = adapter.call(messages, tools, callOptions);
-        const abort = state.abort;
-        if (abort === undefined) raw = await pending;
-        else {
-          const entered = abort.enter();
-          try {
-            raw = await (entered ? pending : raceAbort(pending, abort.signal));
-          } finally {
-            abort.leave(entered);
-          }
-        }
+        raw = await raceAbort(adapter.call(messages, tools, callOptions), signal);
       }
       break;
     } catch (error) {

@@ -15,14 +15,12 @@ import type { RunState } from './run-state.js';
 
 /** Runs the loop from `state` to its end or a pause, with the run's last checkpoint saved. */
 export async function driveRun(state: RunState, config: RunConfig): Promise<RunResult> {
-  const { trace, signal, abort } = state;
+  const { trace, signal } = state;
   let stopReason: RunStateStopReason;
   try {
     // The first checkpoint: a crash during the first model call leaves a run to resume.
     if (state.step === 0) await saveCheckpoint(state);
-    stopReason = await (abort === undefined
-      ? runLoop(state, config)
-      : abort.drive(() => runLoop(state, config)));
+    stopReason = await runLoop(state, config);
     if (stopReason === 'max_turns') {
       trace.emit('warning', {
         code: 'max_turns',
@@ -30,10 +28,7 @@ export async function driveRun(state: RunState, config: RunConfig): Promise<RunR
       });
     }
     if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
-      const cutShort = stopReason;
-      stopReason = await (abort === undefined
-        ? finalAnswer(state, config, cutShort)
-        : abort.drive(() => finalAnswer(state, config, cutShort)));
+      stopReason = await finalAnswer(state, config, stopReason);
     }
     if (stopReason === 'awaiting_approval') return await pause(state, config);
     // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A

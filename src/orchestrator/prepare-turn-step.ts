@@ -51,9 +51,7 @@ export async function prepareTurnStep(
   });
   const signal = state.signal;
   state.wakeReaders?.();
-  const prepared: unknown = await (signal === undefined
-    ? pending
-    : raceAbort(Promise.resolve(pending), signal));
+  const prepared: unknown = await raceAbort(pending, signal);
   if (prepared == null) return plan;
   if (typeof prepared !== 'object' || Array.isArray(prepared)) {
     throw new InvalidArgumentError({

@@ -1,21 +1,24 @@
 import { AbortedError } from '../errors/aborted-error.js';
-import { whenAborted } from '../shared/when-aborted.js';
 
 /**
  * Settles with `pending`, or rejects with an `AbortedError` as soon as `signal` aborts, whichever
- * comes first: an adapter that ignores the signal cannot keep a run waiting. What `pending` does
- * later is ignored (its rejection is handled, so it is never reported as unhandled).
+ * comes first: an adapter, hook or store that ignores the signal cannot keep a run waiting. What
+ * `pending` does later is ignored (its rejection is handled, so it is never reported as
+ * unhandled). Without a signal, `pending` is awaited as it is.
  */
-export function raceAbort<T>(pending: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+export function raceAbort<T>(pending: PromiseLike<T> | T, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return Promise.resolve(pending);
   return new Promise<T>((resolve, reject) => {
-    const stopWatching = whenAborted(signal, () => reject(new AbortedError({ cause: signal.reason })));
+    const onAbort = (): void => reject(new AbortedError({ cause: signal.reason }));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(pending).then(
       (value) => {
-        stopWatching();
+        signal.removeEventListener('abort', onAbort);
         resolve(value);
       },
       (error: unknown) => {
-        stopWatching();
+        signal.removeEventListener('abort', onAbort);
         reject(error);
       },
     );

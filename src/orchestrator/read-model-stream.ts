@@ -40,7 +40,7 @@ export async function readModelStream(
       // Deltas reach `stream()` readers while the next chunk is awaited.
       state.wakeReaders?.();
       const pending = iterator.next();
-      const step: unknown = await (signal === undefined ? pending : raceAbort(pending, signal));
+      const step: unknown = await raceAbort(pending, signal);
       if (typeof step !== 'object' || step === null) {
         throw contractError(provider, step, `its stream iterator's next() resolved to ${kindOf(step)}`);
       }

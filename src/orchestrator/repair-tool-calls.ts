@@ -83,7 +83,7 @@ async function askRepair(
   try {
     state.wakeReaders?.();
     const pending = Promise.resolve().then(() => repair(info));
-    replacement = await (state.signal === undefined ? pending : raceAbort(pending, state.signal));
+    replacement = await raceAbort(pending, state.signal);
   } catch (error) {
     if (state.signal?.aborted) throw error;
     // A thrown message may quote the arguments: only its name goes into a metadata-only trace.

@@ -36,7 +36,7 @@ interface SavedTurnState {
 /** The live handles and settings a restored run gets from the process that resumes it. */
 export type RestoredRunHandles = Pick<
   RunState,
-  'trace' | 'signal' | 'abort' | 'onText' | 'wakeReaders' | 'now' | 'checkpointStore' | 'fingerprint'
+  'trace' | 'signal' | 'onText' | 'wakeReaders' | 'now' | 'checkpointStore' | 'fingerprint'
 > & {
   readonly guardOn: boolean;
   readonly generateId: () => string;
@@ -97,7 +97,6 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
     step: saved.step,
     trace: handles.trace,
     signal: handles.signal,
-    abort: handles.abort,
     now: handles.now,
     onText: handles.onText,
     wakeReaders: handles.wakeReaders,

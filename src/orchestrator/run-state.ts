@@ -9,7 +9,6 @@ import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { ContextLedger } from './context-window/context-ledger.js';
 import type { ContextWindowState } from './context-window/context-window-state.js';
 import type { LoopGuardState } from './loop-guard.js';
-import type { RunAbort } from './run-abort.js';
 import type { TurnProgress } from './turn-progress.js';
 
 /**
@@ -63,9 +62,8 @@ export interface RunState {
   contextLedger: ContextLedger | undefined;
 
   readonly trace: TraceDispatcher;
+  /** The run's own abort signal (see `liveRun`); every wait of the run races against it. */
   readonly signal: AbortSignal | undefined;
-  /** The run's watch on `signal` (the loop runs in its `drive()`); `undefined` without a signal. */
-  readonly abort: RunAbort | undefined;
   /** The run's clock (the orchestrator's `now`). */
   readonly now: () => number;
   /** Receives the content as it arrives (deltas, or each response's content): `RunStream.textStream`. */

@@ -24,6 +24,7 @@ import { resolveContextWindow } from './context-window/resolve-context-window.js
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
+import { SignalWatchers } from '../shared/signal-watchers.js';
 import { liveRun } from './live-run.js';
 import type { LiveRun, StreamHooks } from './live-run.js';
 import { driveRun } from './drive-run.js';
@@ -54,6 +55,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   readonly #options: ToolOrchestratorOptions<Context>;
   readonly #runner: ToolRunner;
   readonly #emitter = new EventEmitter();
+  /** One listener per signal the runs share, however many runs wait on it. */
+  readonly #watchers = new SignalWatchers();
   readonly #stopConditions: readonly StopCondition[];
   readonly #now: () => number;
   readonly #generateId: () => string;
@@ -286,7 +289,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     const state = restoreRun(
       { ...saved, approvalDecisions: decisions },
       {
-        ...live,
+        trace: live.trace,
+        signal: live.signal,
         onText: hooks?.onText,
         wakeReaders: hooks?.wakeReaders,
         now: this.#now,
@@ -298,10 +302,14 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       },
     );
     this.#emitStart(state, config);
-    return driveRun(state, config);
+    try {
+      return await driveRun(state, config);
+    } finally {
+      live.dispose();
+    }
   }
 
-  /** The run's trace dispatcher and combined abort signal. */
+  /** The run's trace dispatcher and its own abort signal. */
   #live(
     runId: string,
     runOptions: RunOptions<Context> | ResumeOptions<Context>,
@@ -313,6 +321,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       runOptions,
       hooks,
       emitter: this.#emitter,
+      watchers: this.#watchers,
       now: this.#now,
     });
   }
@@ -335,7 +344,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
           'already has a checkpoint in the checkpointStore: resume it with orchestrator.resume(runId), delete it with store.delete(runId), or use a new id.',
       });
     }
-    const { trace, signal, abort } = this.#live(runId, runOptions, hooks);
+    const live = this.#live(runId, runOptions, hooks);
+    const { trace, signal } = live;
     const transcript: ChatMessage[] =
       systemPrompt !== undefined && messages[0]?.role !== 'system'
         ? [{ role: 'system', content: systemPrompt }, ...messages]
@@ -366,13 +376,16 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       contextLedger: undefined,
       trace,
       signal,
-      abort,
       now: this.#now,
       onText: hooks?.onText,
       wakeReaders: hooks?.wakeReaders,
     };
     this.#emitStart(state, config);
-    return driveRun(state, config);
+    try {
+      return await driveRun(state, config);
+    } finally {
+      live.dispose();
+    }
   }
 
   #emitStart(state: RunState, config: RunConfig): void {

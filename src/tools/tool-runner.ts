@@ -2,7 +2,7 @@ import type { ToolCall } from '../model/messages.js';
 import { describeThrown, kindOf } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
-import { whenAborted } from '../shared/when-aborted.js';
+import { SignalWatchers } from '../shared/signal-watchers.js';
 import { parseArguments } from './parse-arguments.js';
 import { capContent, errorContent, serializeResult } from './serialize-result.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tool-call-outcome.js';
@@ -57,6 +57,14 @@ export interface ExecuteToolCallsOptions {
 
 const defaultMaxResultChars = 100_000;
 
+/** What the calls of one `executeToolCalls` share. */
+interface Batch<Context extends object> {
+  readonly registry: ToolRegistry;
+  readonly context: ToolBatchContext<Context>;
+  readonly options: ExecuteToolCallsOptions;
+  readonly watchers: SignalWatchers;
+}
+
 /**
  * Executes tool calls. It never throws for a tool's or the model's fault: an unknown tool,
  * bad JSON, arguments that fail the schema, a throwing tool, a timeout or an abort each become
@@ -85,35 +93,29 @@ export class ToolRunner {
     context: ToolBatchContext<Context>,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolCallOutcome[]> {
-    const concurrency = Math.min(options.concurrency ?? this.#concurrency, toolCalls.length);
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? this.#concurrency, toolCalls.length));
     const outcomes = new Array<ToolCallOutcome>(toolCalls.length);
-    if (concurrency <= 1) {
-      for (let index = 0; index < toolCalls.length; index++) {
-        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, index, context, options);
-        if (options.onOutcome !== undefined) await options.onOutcome(outcomes[index]!, index);
-      }
-      return outcomes;
-    }
+    // The batch's calls watch the run's signal through one listener, however many run at once.
+    const batch: Batch<Context> = { registry, context, options, watchers: new SignalWatchers() };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < toolCalls.length) {
         const index = next++;
-        outcomes[index] = await this.#executeOne(registry, toolCalls[index]!, index, context, options);
+        outcomes[index] = await this.#executeOne(batch, toolCalls[index]!, index);
         if (options.onOutcome !== undefined) await options.onOutcome(outcomes[index]!, index);
       }
     };
-    // A tiny worker pool: p-limit would add a dependency and per-call closures on the hot path.
+    // A worker pool of `concurrency` workers taking calls in order: eight lines, no dependency.
     await Promise.all(Array.from({ length: concurrency }, worker));
     return outcomes;
   }
 
   async #executeOne<Context extends object>(
-    registry: ToolRegistry,
+    batch: Batch<Context>,
     toolCall: ToolCall,
     index: number,
-    context: ToolBatchContext<Context>,
-    options: ExecuteToolCallsOptions,
   ): Promise<ToolCallOutcome> {
+    const { registry, context, options } = batch;
     const started = this.#now();
     // Checked, not trusted: a caller may hand the runner calls straight from a buggy adapter.
     const toolCallId: unknown = toolCall?.id;
@@ -146,7 +148,7 @@ export class ToolRunner {
     if (!parsed.ok) return fail(parsed.code, parsed.error);
     let result: unknown;
     try {
-      result = await this.#invoke(tool, parsed.value, toolCall, context, options);
+      result = await this.#invoke(tool, parsed.value, toolCall, batch);
     } catch (error) {
       if (isInterruption(error)) return fail(error.code, error.message);
       return fail('tool_error', `${toolFailedPrefix(name)}${describeThrown(error)}`);
@@ -166,9 +168,9 @@ export class ToolRunner {
     tool: Tool,
     input: unknown,
     toolCall: ToolCall,
-    context: ToolBatchContext<Context>,
-    options: ExecuteToolCallsOptions,
+    batch: Batch<Context>,
   ): unknown {
+    const { context, options } = batch;
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     const runSignal = context.signal;
     // Only calls that can time out pay for a controller of their own; the others get the run's
@@ -202,7 +204,7 @@ export class ToolRunner {
         }, timeoutMs);
       }
       if (runSignal !== undefined) {
-        stopWatching = whenAborted(runSignal, () => {
+        stopWatching = batch.watchers.watch(runSignal, () => {
           cleanup();
           controller?.abort(runSignal.reason);
           reject(new ToolInterruption('aborted', 'The run was aborted while this tool call was running.'));

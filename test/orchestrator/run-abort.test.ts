@@ -139,4 +139,47 @@ describe('abort with an adapter that ignores the signal, then answers', () => {
     ]);
     expect(results.map((result) => result.stopReason)).toEqual(['aborted', 'aborted']);
   });
+
+  it('many runs and parallel tools waiting on one signal add no listener per wait (no leak warning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(`${warning.name}: ${warning.message}`);
+    };
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const shared = new AbortController();
+      const slow = defineTool({
+        name: 'slow',
+        description: 'Waits',
+        parameters: z.object({ n: z.number() }),
+        execute: ({ n }) => sleep(20).then(() => n),
+      });
+      const calls = Array.from({ length: 16 }, (_, index) => ['slow', { n: index }, `c${index}`] as const);
+      const orchestrator = new ToolOrchestrator(
+        {
+          call: (messages) =>
+            Promise.resolve(
+              messages.some((message) => message.role === 'tool')
+                ? ScriptedAdapter.text('done')
+                : ScriptedAdapter.toolCalls(calls),
+            ),
+        },
+        { slow },
+        { signal: controller.signal, toolConcurrency: 16 },
+      );
+      // 24 runs at once, each with the orchestrator's signal and a signal they share, each running
+      // 16 tool calls at once.
+      const results = await Promise.all(
+        Array.from({ length: 24 }, () =>
+          orchestrator.run([user('go')], undefined, { signal: shared.signal }),
+        ),
+      );
+      expect(results.map((result) => result.stopReason)).toEqual(Array(24).fill('final'));
+      await sleep(10);
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
