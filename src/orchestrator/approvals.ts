@@ -44,7 +44,6 @@ export async function callsNeedingApproval(
         toolCallId: toolCall.id,
         signal: state.signal ?? neverAborted,
       }) as ToolExecutionContext;
-      state.wakeReaders?.();
       needs[index] = (await rule(parsed.value, callContext)) === true;
     } catch (error) {
       needs[index] = true;

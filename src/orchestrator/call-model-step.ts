@@ -74,7 +74,6 @@ export async function callModelStep(
   for (let attempt = 0; ; attempt++) {
     messageCount = messages.length;
     started = now();
-    state.wakeReaders?.();
     try {
       if (config.stream) {
         raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);

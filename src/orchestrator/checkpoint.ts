@@ -29,7 +29,6 @@ export interface RunEnding {
 export function saveCheckpoint(state: RunState, ending?: RunEnding): Promise<void> | undefined {
   const store: CheckpointStore | undefined = state.checkpointStore;
   if (store === undefined) return undefined;
-  state.wakeReaders?.();
   const snapshot = takeSnapshot(state, ending);
   // Handed to the store alone, which may keep it as it is (see loop-states.ts). Not an async
   // function: its promise and await were a third of the cost of a save to a memory store.

@@ -182,7 +182,6 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   const stop =
     afterGuard(state, config, toolCalls, outcomes, refusals, current.streakContentIndex) ?? current.stop;
   if (abandoned !== undefined && aborted) {
-    state.wakeReaders?.();
     await abandoned.settle(state, config.abortGraceMs);
   }
   if (runnerFailure !== undefined) throw runnerFailure.error;
@@ -273,8 +272,6 @@ function batchOptions(
     concurrency: config.concurrency,
     ...(beforeCall === undefined ? {} : { beforeCall }),
     ...(onAbandoned === undefined ? {} : { onAbandoned }),
-    // Readers see the turn's `tool_call` events while its tools run.
-    ...(state.wakeReaders === undefined ? {} : { onWait: state.wakeReaders }),
     ...(saving
       ? {
           onOutcome: async (outcome: ToolCallOutcome, position: number) => {

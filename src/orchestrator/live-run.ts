@@ -4,12 +4,10 @@ import type { TraceEvent } from '../tracing/trace-events.js';
 import type { ToolOrchestratorOptions } from './orchestrator-options.js';
 import type { SignalWatchers } from '../shared/signal-watchers.js';
 
-/** What `stream()` adds to a run: its listener, its text sink, its readers' wake-up, its abort signal, and streaming on. */
+/** What `stream()` adds to a run: its event listener, its text sink, its abort signal, and streaming on. */
 export interface StreamHooks {
-  readonly traces: TraceEvent[] | undefined;
-  readonly onEvent: ((event: TraceEvent) => void) | undefined;
+  readonly onEvent: (event: TraceEvent) => void;
   readonly onText: (text: string) => void;
-  readonly wakeReaders: () => void;
   readonly signal: AbortSignal;
 }
 
@@ -66,7 +64,6 @@ export function liveRun({
     runId,
     ...(parentRunId === undefined ? {} : { parentRunId }),
     collect: options.collectTraces ?? true,
-    ...(hooks?.traces === undefined ? {} : { traces: hooks.traces }),
     ...(options.traceContent === undefined ? {} : { content: options.traceContent }),
     ...(runListeners.length === 0 ? {} : { runListeners }),
     ...(options.traceEmitter === undefined ? {} : { traceEmitter: options.traceEmitter }),

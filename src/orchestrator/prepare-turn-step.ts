@@ -50,7 +50,6 @@ export async function prepareTurnStep(
     runId: state.runId,
   });
   const signal = state.signal;
-  state.wakeReaders?.();
   const prepared: unknown = await raceAbort(pending, signal);
   if (prepared == null) return plan;
   if (typeof prepared !== 'object' || Array.isArray(prepared)) {

@@ -37,8 +37,6 @@ export async function readModelStream(
   let finished = false;
   try {
     for (;;) {
-      // Deltas reach `stream()` readers while the next chunk is awaited.
-      state.wakeReaders?.();
       const pending = iterator.next();
       const step: unknown = await raceAbort(pending, signal);
       if (typeof step !== 'object' || step === null) {

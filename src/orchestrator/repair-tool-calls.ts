@@ -81,7 +81,6 @@ async function askRepair(
   };
   let replacement: unknown;
   try {
-    state.wakeReaders?.();
     const pending = Promise.resolve().then(() => repair(info));
     replacement = await raceAbort(pending, state.signal);
   } catch (error) {

@@ -36,7 +36,7 @@ interface SavedTurnState {
 /** The live handles and settings a restored run gets from the process that resumes it. */
 export type RestoredRunHandles = Pick<
   RunState,
-  'trace' | 'signal' | 'onText' | 'wakeReaders' | 'now' | 'checkpointStore' | 'fingerprint'
+  'trace' | 'signal' | 'onText' | 'now' | 'checkpointStore' | 'fingerprint'
 > & {
   readonly guardOn: boolean;
   readonly generateId: () => string;
@@ -99,7 +99,6 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
     signal: handles.signal,
     now: handles.now,
     onText: handles.onText,
-    wakeReaders: handles.wakeReaders,
   };
 }
 

@@ -68,10 +68,4 @@ export interface RunState {
   readonly now: () => number;
   /** Receives the content as it arrives (deltas, or each response's content): `RunStream.textStream`. */
   readonly onText: ((text: string) => void) | undefined;
-  /**
-   * Wakes the run's `stream()` readers for what was emitted so far; called wherever the run is
-   * about to wait on something outside the loop (the model, tools, a hook, a checkpoint store).
-   * `undefined` outside `stream()`.
-   */
-  readonly wakeReaders: (() => void) | undefined;
 }

@@ -158,15 +158,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   ): RunStream {
     validateRunInput(messages, systemPrompt, runOptions, this.toolRegistry, this.adapter);
     const controller = new AbortController();
-    const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
-    return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>
-      this.#execute(messages, systemPrompt, runOptions, {
-        traces,
-        onEvent,
-        onText,
-        wakeReaders,
-        signal: controller.signal,
-      }),
+    return new RunStreamFeed(this.#options.collectTraces ?? true, controller, ({ onEvent, onText }) =>
+      this.#execute(messages, systemPrompt, runOptions, { onEvent, onText, signal: controller.signal }),
     );
   }
 
@@ -254,15 +247,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   resumeStream(runIdOrState: string | SavedRunState, resumeOptions: ResumeOptions<Context> = {}): RunStream {
     validateResumeOptions(resumeOptions, this.toolRegistry);
     const controller = new AbortController();
-    const traces = (this.#options.collectTraces ?? true) ? [] : undefined;
-    return new RunStreamFeed(traces, controller, ({ onEvent, onText, wakeReaders }) =>
-      this.#resume(runIdOrState, resumeOptions, {
-        traces,
-        onEvent,
-        onText,
-        wakeReaders,
-        signal: controller.signal,
-      }),
+    return new RunStreamFeed(this.#options.collectTraces ?? true, controller, ({ onEvent, onText }) =>
+      this.#resume(runIdOrState, resumeOptions, { onEvent, onText, signal: controller.signal }),
     );
   }
 
@@ -292,7 +278,6 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         trace: live.trace,
         signal: live.signal,
         onText: hooks?.onText,
-        wakeReaders: hooks?.wakeReaders,
         now: this.#now,
         checkpointStore: store,
         fingerprint: this.#fingerprint,
@@ -378,7 +363,6 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       signal,
       now: this.#now,
       onText: hooks?.onText,
-      wakeReaders: hooks?.wakeReaders,
     };
     this.#emitStart(state, config);
     try {

@@ -47,12 +47,6 @@ export interface ExecuteToolCallsOptions {
    * next call; a returned promise is awaited first. The orchestrator saves a checkpoint here.
    */
   readonly onOutcome?: (outcome: ToolCallOutcome, index: number) => void | Promise<void>;
-  /**
-   * Called when a call's `execute` returned a promise, before the batch waits on it (not for a tool
-   * that returns its result as it is). The orchestrator hands `stream()` readers the events so far
-   * here, so they see the turn's `tool_call` events while its tools run.
-   */
-  readonly onWait?: () => void;
 }
 
 const defaultMaxResultChars = 100_000;
@@ -182,7 +176,6 @@ export class ToolRunner {
     );
     // A synchronous tool has finished: there is nothing left to interrupt or time out.
     if (!isPromiseLike(returned)) return returned;
-    options.onWait?.();
     if (timeoutMs === undefined && runSignal === undefined) return returned;
     const onAbandoned = options.onAbandoned;
     const executing = Promise.resolve(returned);

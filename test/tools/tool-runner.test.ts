@@ -334,29 +334,6 @@ describe('ToolRunner', () => {
     ]);
   });
 
-  it('calls onWait for each call whose execute returned a promise, before waiting on it', async () => {
-    const log: string[] = [];
-    const later = defineTool({
-      name: 'later',
-      description: 'Answers later',
-      parameters: z.object({}),
-      execute: async () => {
-        log.push('later runs');
-        return 'later';
-      },
-    });
-    const tools: ToolRegistry = { add, later };
-    const outcomes = await new ToolRunner(tools).executeToolCalls(
-      tools,
-      [call('add', '{"a":1,"b":2}', 'a'), call('later', '{}', 'b'), call('later', '{}', 'c')],
-      context,
-      { onWait: () => log.push('wait') },
-    );
-    expect(outcomes.map((outcome) => outcome.result)).toEqual([3, 'later', 'later']);
-    // Not for the synchronous add; once per asynchronous call, after it started.
-    expect(log).toEqual(['later runs', 'wait', 'later runs', 'wait']);
-  });
-
   it('rejects bad options with a clear error', () => {
     expect(() => new ToolRunner(registry, { concurrency: 0 })).toThrow(/concurrency \(0\)/);
     expect(() => new ToolRunner(registry, { defaultTimeoutMs: -5 })).toThrow(/defaultTimeoutMs \(-5\)/);
