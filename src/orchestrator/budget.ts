@@ -1,4 +1,5 @@
 import type { Usage } from '../model/usage.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { BudgetLimit } from '../tracing/trace-events.js';
 
 /** Prices in USD per million tokens, to compute `costUsd` and enforce `maxCostUsd`. */
@@ -109,4 +110,21 @@ function describeUsed(overrun: BudgetOverrun): string {
     case 'maxCostUsd':
       return `$${overrun.used.toFixed(6)}`;
   }
+}
+
+/** A budget as a run uses it: the orchestrator's, with the run's limits over it. */
+export function mergeBudgets(
+  base: RunBudget | undefined,
+  override: RunBudget | undefined,
+): RunBudget | undefined {
+  const budget = base === undefined ? override : override === undefined ? base : { ...base, ...override };
+  if (budget?.maxCostUsd !== undefined && budget.pricing === undefined) {
+    throw new InvalidArgumentError({
+      argument: 'budget.maxCostUsd',
+      value: budget.maxCostUsd,
+      message:
+        'needs budget.pricing to compute the cost, e.g. { pricing: { inputPerMillion: 0.27, outputPerMillion: 1.1 } }.',
+    });
+  }
+  return budget;
 }

@@ -146,7 +146,7 @@ function loopState(state: RunState): JsonValue {
     elapsedMs: Math.max(0, state.now() - state.startedAt),
     toolCallsMade: state.toolCallsMade,
     toolChoiceReset: state.toolChoiceReset,
-    loopDetected: state.loopDetected,
+    stopRequested: state.stopRequested ?? null,
     budgetOverrun: state.budgetOverrun === undefined ? null : { ...state.budgetOverrun },
     // A copy field by field (its strings are immutable): a JSON round trip of the quoted content
     // on every save cost a sixth of a checkpointed turn.
@@ -170,7 +170,6 @@ function turnState(turn: TurnProgress): JsonValue {
     refusals:
       turn.refusals === undefined ? null : (JSON.parse(JSON.stringify([...turn.refusals])) as JsonValue),
     streakContentIndex: turn.streakContentIndex ?? null,
-    stop: turn.stop ?? null,
     activeTools: turn.activeTools === undefined ? null : [...turn.activeTools],
   };
 }

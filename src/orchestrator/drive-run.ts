@@ -7,7 +7,7 @@ import { MaxTurnsExceededError } from '../errors/max-turns-exceeded-error.js';
 import type { StopReason } from '../tracing/trace-events.js';
 import { costUsd, isSpendLimit, spentOverrun } from './budget.js';
 import { saveCheckpoint, takeSnapshot } from './checkpoint.js';
-import { recordOverrun } from './gate-tool-calls.js';
+import { recordOverrun } from './stop-reason.js';
 import type { RunResult } from './orchestrator-options.js';
 import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';

@@ -10,7 +10,9 @@ import { answerDeniedCalls, callsNeedingApproval } from './approvals.js';
 import { saveCheckpoint } from './checkpoint.js';
 import { durationOverrun, refusedCallMessage } from './budget.js';
 import type { Refusal } from './gate-tool-calls.js';
-import { gateToolCalls, recordOverrun } from './gate-tool-calls.js';
+import { gateToolCalls } from './gate-tool-calls.js';
+import { recordOverrun, requestStop } from './stop-reason.js';
+import type { ToolStepOutcome } from './stop-reason.js';
 import { blockedCallMessage, recordResult } from './loop-guard.js';
 import type { TurnPlan } from './prepare-turn-step.js';
 import { repairToolCalls } from './repair-tool-calls.js';
@@ -29,18 +31,11 @@ export interface ExecuteToolsOptions {
   readonly config: RunConfig;
 }
 
-/** What a turn's tool step did. */
-export type ExecutedTools =
-  | {
-      readonly type: 'answered';
-      /** The calls as they ran: ids made unique, repairs applied. */
-      readonly toolCalls: readonly ToolCall[];
-      readonly outcomes: readonly ToolCallOutcome[];
-      /** Set when the loop guard or the budget ends the run after this turn. */
-      readonly stop: 'loop_detected' | 'budget_exceeded' | undefined;
-    }
-  /** Calls of the turn wait for a person's decision: the run pauses (`state.currentTurn` stays). */
-  | { readonly type: 'awaiting_approval' };
+/**
+ * What a turn's tool step did: the calls as they ran (ids made unique, repairs applied) and their
+ * outcomes, or `awaiting_approval` when calls wait for a person (`state.currentTurn` stays).
+ */
+export type ExecutedTools = ToolStepOutcome;
 
 /**
  * Repairs what `repairToolCall` can, appends the assistant message, lets the loop guard and the
@@ -89,7 +84,6 @@ export async function executeToolsStep(
     })),
     refusals: gated.refusals,
     streakContentIndex: gated.streakContentIndex,
-    stop: gated.stop,
     activeTools: plan.registry === config.registry ? undefined : Object.keys(plan.registry),
   };
   await saveCheckpoint(state);
@@ -179,13 +173,12 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   }
   state.currentTurn = undefined;
   state.toolCallsMade += countRun(outcomes, refusals);
-  const stop =
-    afterGuard(state, config, toolCalls, outcomes, refusals, current.streakContentIndex) ?? current.stop;
+  afterGuard(state, config, toolCalls, outcomes, refusals, current.streakContentIndex);
   if (abandoned !== undefined && aborted) {
     await abandoned.settle(state, config.abortGraceMs);
   }
   if (runnerFailure !== undefined) throw runnerFailure.error;
-  return { type: 'answered', toolCalls, outcomes, stop };
+  return { type: 'answered', toolCalls, outcomes };
 }
 
 /** Emits the call's `tool_result` event, once, its texts cut to `maxTraceChars`. */
@@ -298,7 +291,7 @@ function countRun(
 
 /**
  * The loop guard's bookkeeping once the results are in: the result a later blocked repeat will
- * quote, and each tool's run of errors. Returns `'loop_detected'` when `action: 'stop'` ends the run.
+ * quote, and each tool's run of errors; with `action: 'stop'`, a tool failing again and again ends the run.
  */
 function afterGuard(
   state: RunState,
@@ -307,12 +300,12 @@ function afterGuard(
   outcomes: readonly ToolCallOutcome[],
   refusals: ReadonlyMap<number, Refusal> | undefined,
   streakContentIndex: number | undefined,
-): 'loop_detected' | undefined {
+): void {
   const guard = config.loopGuard;
   const guardState = state.loopGuard;
-  if (guard === undefined || guardState === undefined) return undefined;
+  if (guard === undefined || guardState === undefined) return;
   if (streakContentIndex !== undefined) guardState.lastContent = outcomes[streakContentIndex]!.content;
-  let stop: 'loop_detected' | undefined;
+  let stopped = false;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;
     const code = outcome.errorCode;
@@ -332,17 +325,16 @@ function afterGuard(
       message: `Tool "${name}" returned an error ${errors} times in a row (last: ${code ?? 'error'}).`,
       toolName: name,
     });
-    if (guard.action === 'stop' && stop === undefined) {
+    if (guard.action === 'stop' && !stopped) {
       state.trace.emit('warning', {
         code: 'loop_detected',
         message: `Tool "${name}" failed ${errors} times in a row; the run ends (loopGuard action 'stop').`,
         toolName: name,
       });
-      state.loopDetected = true;
-      stop = 'loop_detected';
+      requestStop(state, 'loop_detected');
+      stopped = true;
     }
   }
-  return stop;
 }
 
 /** A refused call's error outcome; a blocked repeat quotes the result of the call it repeats. */

@@ -1,10 +1,10 @@
 import type { ToolCall } from '../model/messages.js';
 import type { ToolErrorCode } from '../tools/tool-call-outcome.js';
-import type { BudgetOverrun } from './budget.js';
-import { overrunMessage, refusedCallMessage, spentOverrun } from './budget.js';
+import { refusedCallMessage, spentOverrun } from './budget.js';
 import { checkCall, loopStopMessage } from './loop-guard.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
+import { recordOverrun, requestStop } from './stop-reason.js';
 
 /** A call answered with an error instead of being run. */
 export interface Refusal {
@@ -25,14 +25,14 @@ export interface GatedCalls {
   readonly refusals: Map<number, Refusal> | undefined;
   /** Index of the current repeat streak's newest call that runs in this turn: the guard remembers its result. */
   readonly streakContentIndex: number | undefined;
-  readonly stop: 'loop_detected' | 'budget_exceeded' | undefined;
 }
 
 /**
  * Decides, call by call, what the loop guard and the budget allow: the calls `checkResponse`
  * rejected, then the guard's verdicts, then the budget (tokens, cost and time spent, and
  * `maxToolCalls`). Deciding up front keeps the guard working with any tool runner; the budget's
- * clock is checked again as each call starts (`beforeCall`).
+ * clock is checked again as each call starts (`beforeCall`). A guard or budget that ends the run
+ * asks for it with `requestStop`.
  */
 export function gateToolCalls(
   state: RunState,
@@ -46,7 +46,6 @@ export function gateToolCalls(
     for (const [index, error] of rejectedCalls)
       refusals.set(index, { errorCode: 'invalid_tool_call', error });
   }
-  let stop: GatedCalls['stop'];
   let streakContentIndex: number | undefined;
   const guard = config.loopGuard;
   const guardState = state.loopGuard;
@@ -91,8 +90,7 @@ export function gateToolCalls(
         toolName: name,
         toolCalls: reference,
       });
-      state.loopDetected = true;
-      stop = 'loop_detected';
+      requestStop(state, 'loop_detected');
       refusals ??= new Map();
       for (let rest = index; rest < toolCalls.length; rest++) {
         if (!refusals.has(rest)) {
@@ -127,24 +125,9 @@ export function gateToolCalls(
     }
     if (overrun !== undefined) {
       // The loop guard's stop, when it came first in this batch, stays the run's stop reason.
-      recordOverrun(state, overrun, stop ?? 'budget_exceeded');
-      stop ??= 'budget_exceeded';
+      recordOverrun(state, overrun, state.stopRequested ?? 'budget_exceeded');
+      requestStop(state, 'budget_exceeded');
     }
   }
-  return { refusals, streakContentIndex, stop };
-}
-
-/** Remembers the limit that ends the run and traces it, once. */
-export function recordOverrun(
-  state: RunState,
-  overrun: BudgetOverrun,
-  stopReason: 'budget_exceeded' | 'loop_detected' = 'budget_exceeded',
-): void {
-  if (state.budgetOverrun !== undefined) return;
-  state.budgetOverrun = overrun;
-  state.trace.emit('warning', {
-    code: 'budget_exceeded',
-    message: overrunMessage(overrun, stopReason),
-    limit: overrun.limit,
-  });
+  return { refusals, streakContentIndex };
 }

@@ -115,3 +115,8 @@ function activeTools(
     tools: config.tools.filter((tool) => Object.hasOwn(registry, tool.function.name)),
   };
 }
+
+/** A choice that makes the model call a tool. */
+export function isForcedChoice(choice: ToolChoice | undefined): boolean {
+  return choice === 'required' || (typeof choice === 'object' && choice !== null);
+}

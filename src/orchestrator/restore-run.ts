@@ -20,7 +20,7 @@ interface SavedLoopState {
   readonly elapsedMs?: number;
   readonly toolCallsMade?: number;
   readonly toolChoiceReset?: boolean;
-  readonly loopDetected?: boolean;
+  readonly stopRequested?: 'loop_detected' | 'budget_exceeded' | null;
   readonly budgetOverrun?: BudgetOverrun | null;
   readonly loopGuard?: Partial<LoopGuardState> | null;
 }
@@ -29,6 +29,7 @@ interface SavedLoopState {
 interface SavedTurnState {
   readonly refusals?: [number, Refusal][] | null;
   readonly streakContentIndex?: number | null;
+  /** Where states saved before `strategyState.loop.stopRequested` kept a stop the turn's gate asked for. */
   readonly stop?: 'loop_detected' | 'budget_exceeded' | null;
   readonly activeTools?: string[] | null;
 }
@@ -84,7 +85,8 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
     toolChoiceReset: loop.toolChoiceReset ?? false,
     loopGuard: handles.guardOn ? { ...createLoopGuardState(), ...(savedGuard ?? {}) } : undefined,
     budgetOverrun: loop.budgetOverrun ?? undefined,
-    loopDetected: loop.loopDetected ?? false,
+    stopRequested:
+      loop.stopRequested ?? ((saved.strategyState['turn'] ?? {}) as SavedTurnState).stop ?? undefined,
     contextWindow:
       handles.contextWindowTokens === undefined
         ? undefined
@@ -142,7 +144,6 @@ function restoreTurn(saved: SavedRunState): TurnProgress | undefined {
     })),
     refusals: state.refusals == null || state.refusals.length === 0 ? undefined : new Map(state.refusals),
     streakContentIndex: state.streakContentIndex ?? undefined,
-    stop: state.stop ?? undefined,
     activeTools: state.activeTools ?? undefined,
   };
 }

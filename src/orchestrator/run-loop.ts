@@ -1,15 +1,12 @@
 import type { RunStateStopReason } from '../durable/run-state.js';
-import type { ModelResponse } from '../model/model-adapter.js';
-import { spentOverrun } from './budget.js';
 import { callModelStep } from './call-model-step.js';
 import { assistantMessage } from './assistant-message.js';
 import { answerToolCalls, executeToolsStep } from './execute-tools-step.js';
-import type { ExecutedTools } from './execute-tools-step.js';
-import { recordOverrun } from './gate-tool-calls.js';
 import { prepareTurnStep } from './prepare-turn-step.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
-import { isForcedChoice } from './validate-run-controls.js';
+import { isForcedChoice } from './prepare-turn-step.js';
+import { stopAfterTools, stopBeforeTurn } from './stop-reason.js';
 
 /**
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
@@ -21,19 +18,12 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
   if (state.currentTurn !== undefined) {
     state.trace.turn = state.currentTurn.turnIndex;
     const response = state.lastResponse ?? { content: null };
-    const stop = afterTools(state, config, response, await answerToolCalls(state, config));
+    const stop = stopAfterTools(state, config, response, await answerToolCalls(state, config));
     if (stop !== undefined) return stop;
   }
   for (;;) {
-    if (state.signal?.aborted) return 'aborted';
-    if (state.turns >= config.maxTurns) return 'max_turns';
-    if (config.budget !== undefined) {
-      const overrun = spentOverrun(config.budget, state.usage, config.now() - state.startedAt);
-      if (overrun !== undefined) {
-        recordOverrun(state, overrun);
-        return 'budget_exceeded';
-      }
-    }
+    const before = stopBeforeTurn(state, config);
+    if (before !== undefined) return before;
     state.trace.turn = state.turns;
     const plan = await prepareTurnStep(state, config, false);
     const { response, rejectedCalls } = await callModelStep(state, config, {
@@ -63,35 +53,9 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
       });
     }
     const executed = await executeToolsStep(state, response, { rejectedCalls, plan, config });
-    const stop = afterTools(state, config, response, executed);
-    if (stop !== undefined) return stop;
+    const after = stopAfterTools(state, config, response, executed);
+    if (after !== undefined) return after;
   }
-}
-
-/** Why the run stops after a turn's tools were answered, or `undefined` when it goes on. */
-function afterTools(
-  state: RunState,
-  config: RunConfig,
-  response: ModelResponse,
-  executed: ExecutedTools,
-): RunStateStopReason | undefined {
-  if (executed.type === 'awaiting_approval') return 'awaiting_approval';
-  if (state.signal?.aborted) return 'aborted';
-  if (executed.stop !== undefined) return executed.stop;
-  for (const condition of config.stopConditions) {
-    if (
-      condition({
-        turn: state.trace.turn,
-        response,
-        toolCalls: executed.toolCalls,
-        outcomes: executed.outcomes,
-        messages: state.messages,
-      })
-    ) {
-      return 'stop_condition';
-    }
-  }
-  return undefined;
 }
 
 /** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */

@@ -40,8 +40,8 @@ export interface RunState {
   readonly loopGuard: LoopGuardState | undefined;
   /** The budget limit that ended the run, once one has. */
   budgetOverrun: BudgetOverrun | undefined;
-  /** Set when the loop guard ends the run. */
-  loopDetected: boolean;
+  /** Set when the loop guard or the budget asks the run to end after the turn under way (`requestStop`). */
+  stopRequested: 'loop_detected' | 'budget_exceeded' | undefined;
   /** The turn whose tool calls are being answered; `undefined` between turns. */
   currentTurn: TurnProgress | undefined;
   /** People's decisions on calls that needed approval, by tool call id. */

@@ -1,6 +1,5 @@
 import type { ModelToolDefinition } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
-import { modelToolDefinitions } from './validate-options.js';
 
 /**
  * The model's tool definitions of a registry, derived again only when the registry's tools changed:
@@ -34,4 +33,17 @@ export class ToolDefinitionsCache {
     this.#definitions = modelToolDefinitions(this.#registry);
     return this.#definitions;
   }
+}
+
+/** Derives the OpenAI-style function definitions the model sees from a registry. */
+export function modelToolDefinitions(registry: ToolRegistry): ModelToolDefinition[] {
+  return Object.values(registry).map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      ...(tool.strict === undefined ? {} : { strict: tool.strict }),
+    },
+  }));
 }

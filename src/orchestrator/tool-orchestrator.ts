@@ -33,7 +33,7 @@ import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
 import { validateOrchestratorInput, validateResumeOptions, validateRunInput } from './validate-options.js';
-import { mergeBudgets } from './validate-run-controls.js';
+import { mergeBudgets } from './budget.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
@@ -348,7 +348,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       toolChoiceReset: false,
       loopGuard: config.loopGuard === undefined ? undefined : createLoopGuardState(),
       budgetOverrun: undefined,
-      loopDetected: false,
+      stopRequested: undefined,
       currentTurn: undefined,
       approvalDecisions: {},
       fingerprint: this.#fingerprint,

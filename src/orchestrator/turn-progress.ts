@@ -27,7 +27,6 @@ export interface TurnProgress {
   /** Calls answered with an error instead of running, by index (see `gateToolCalls`). */
   readonly refusals: Map<number, Refusal> | undefined;
   readonly streakContentIndex: number | undefined;
-  readonly stop: 'loop_detected' | 'budget_exceeded' | undefined;
   /** The tools the turn's calls may run when `prepareTurn` limited them (`activeTools`); `undefined`: all. */
   readonly activeTools: readonly string[] | undefined;
 }

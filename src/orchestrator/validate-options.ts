@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
-import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import { resolveContextWindow } from './context-window/resolve-context-window.js';
 import type { ResumeOptions, RunOptions, ToolOrchestratorOptions } from './orchestrator-options.js';
@@ -10,8 +10,8 @@ import {
   checkInteger,
   checkLoopGuard,
   checkToolChoice,
-  mergeBudgets,
 } from './validate-run-controls.js';
+import { mergeBudgets } from './budget.js';
 
 const onMaxTurnsValues = ['return', 'final_answer', 'throw'];
 
@@ -189,17 +189,4 @@ export function validateResumeOptions(resumeOptions: ResumeOptions<object>, regi
       message: 'must be true or false.',
     });
   }
-}
-
-/** Derives the OpenAI-style function definitions the model sees from a registry. */
-export function modelToolDefinitions(registry: ToolRegistry): ModelToolDefinition[] {
-  return Object.values(registry).map((tool) => ({
-    type: 'function',
-    function: {
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      ...(tool.strict === undefined ? {} : { strict: tool.strict }),
-    },
-  }));
 }

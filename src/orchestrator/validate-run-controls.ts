@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import type { ToolChoice } from '../model/model-adapter.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import type { RunBudget } from './budget.js';
 import type { LoopGuardOptions } from './loop-guard.js';
@@ -32,11 +31,6 @@ export function checkToolChoice(argument: string, value: unknown, registry: Tool
     value,
     message: `must be 'auto', 'none', 'required' or { type: 'function', function: { name } } naming a registered tool.`,
   });
-}
-
-/** A choice that makes the model call a tool. */
-export function isForcedChoice(choice: ToolChoice | undefined): boolean {
-  return choice === 'required' || (typeof choice === 'object' && choice !== null);
 }
 
 export function checkLoopGuard(argument: string, value: LoopGuardOptions | boolean | undefined): void {
@@ -106,23 +100,6 @@ export function checkBudget(argument: string, value: RunBudget | undefined): voi
       });
     }
   }
-}
-
-/** A budget as a run uses it: the orchestrator's, with the run's limits over it. */
-export function mergeBudgets(
-  base: RunBudget | undefined,
-  override: RunBudget | undefined,
-): RunBudget | undefined {
-  const budget = base === undefined ? override : override === undefined ? base : { ...base, ...override };
-  if (budget?.maxCostUsd !== undefined && budget.pricing === undefined) {
-    throw new InvalidArgumentError({
-      argument: 'budget.maxCostUsd',
-      value: budget.maxCostUsd,
-      message:
-        'needs budget.pricing to compute the cost, e.g. { pricing: { inputPerMillion: 0.27, outputPerMillion: 1.1 } }.',
-    });
-  }
-  return budget;
 }
 
 export function checkInteger(argument: string, value: unknown, minimum: number, expected: string): void {
