@@ -6,7 +6,7 @@
  */
 export { ToolOrchestrator } from './orchestrator/tool-orchestrator.js';
 export type {
-  OnMaxTurns,
+  OnCutShort,
   ResumeOptions,
   RunOptions,
   RunResult,

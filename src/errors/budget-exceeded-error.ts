@@ -14,7 +14,7 @@ export interface BudgetExceededErrorOptions<Result> {
 }
 
 /**
- * The run reached a `budget` limit and `onMaxTurns` is `'throw'`. The partial result, transcript
+ * The run reached a `budget` limit and `onCutShort` is `'throw'`. The partial result, transcript
  * and traces included, is on `result`.
  */
 export class BudgetExceededError<Result = unknown> extends ToolOrchestratorError {
@@ -25,7 +25,7 @@ export class BudgetExceededError<Result = unknown> extends ToolOrchestratorError
 
   constructor(options: BudgetExceededErrorOptions<Result>) {
     super('budget_exceeded', {
-      message: `The run reached its budget: ${options.limit} is ${options.value} and it had used ${options.used}. Raise budget.${options.limit}, or set onMaxTurns to 'return' or 'final_answer'; the partial result is on error.result.`,
+      message: `The run reached its budget: ${options.limit} is ${options.value} and it had used ${options.used}. Raise budget.${options.limit}, or set onCutShort to 'return' or 'final_answer'; the partial result is on error.result.`,
     });
     this.limit = options.limit;
     this.value = options.value;

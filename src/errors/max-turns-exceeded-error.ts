@@ -8,7 +8,7 @@ export interface MaxTurnsExceededErrorOptions<Result> {
 }
 
 /**
- * The run reached `maxTurns` while the model still wanted tools, and `onMaxTurns` is `'throw'`.
+ * The run reached `maxTurns` while the model still wanted tools, and `onCutShort` is `'throw'`.
  * The partial result, transcript and traces included, is on `result`.
  */
 export class MaxTurnsExceededError<Result = unknown> extends ToolOrchestratorError {
@@ -17,7 +17,7 @@ export class MaxTurnsExceededError<Result = unknown> extends ToolOrchestratorErr
 
   constructor(options: MaxTurnsExceededErrorOptions<Result>) {
     super('max_turns_exceeded', {
-      message: `The run reached maxTurns (${options.maxTurns}) while the model was still calling tools. Raise maxTurns, or set onMaxTurns to 'return' or 'final_answer'; the partial result is on error.result.`,
+      message: `The run reached maxTurns (${options.maxTurns}) while the model was still calling tools. Raise maxTurns, or set onCutShort to 'return' or 'final_answer'; the partial result is on error.result.`,
     });
     this.maxTurns = options.maxTurns;
     this.result = options.result;

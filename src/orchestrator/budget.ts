@@ -15,7 +15,7 @@ export interface ModelPricing {
 /**
  * Limits on one run, checked before every model call and every tool call. When one is reached
  * the run ends with `stopReason: 'budget_exceeded'` and a `budget_exceeded` warning naming it;
- * `onMaxTurns` decides what happens then, as at `maxTurns`.
+ * `onCutShort` decides what happens then, as at `maxTurns`.
  */
 export interface RunBudget {
   /** No model call once the run has used this many tokens (prompt plus completion, summed). */

@@ -27,7 +27,7 @@ export async function driveRun(state: RunState, config: RunConfig): Promise<RunR
         message: `The run reached maxTurns (${config.maxTurns}) while the model was still calling tools.`,
       });
     }
-    if (isCutShort(stopReason) && config.onMaxTurns === 'final_answer' && !signal?.aborted) {
+    if (isCutShort(stopReason) && config.onCutShort === 'final_answer' && !signal?.aborted) {
       stopReason = await finalAnswer(state, config, stopReason);
     }
     if (stopReason === 'awaiting_approval') return await pause(state, config);
@@ -55,7 +55,7 @@ export async function driveRun(state: RunState, config: RunConfig): Promise<RunR
   }
   emitEnd(state, config, stopReason);
   const result = runResult(state, config, stopReason);
-  if (config.onMaxTurns === 'throw') {
+  if (config.onCutShort === 'throw') {
     if (stopReason === 'max_turns') throw new MaxTurnsExceededError({ maxTurns: config.maxTurns, result });
     if (stopReason === 'budget_exceeded' && state.budgetOverrun !== undefined) {
       throw new BudgetExceededError({ ...state.budgetOverrun, result });
@@ -88,7 +88,7 @@ async function pause(state: RunState, config: RunConfig): Promise<RunResult> {
 }
 
 /**
- * The tools-off call of `onMaxTurns: 'final_answer'`. Not after a token or cost limit (it would
+ * The tools-off call of `onCutShort: 'final_answer'`. Not after a token or cost limit (it would
  * only spend more), and not when one of those is reached by the time the run is cut short otherwise.
  */
 async function finalAnswer(
@@ -136,7 +136,7 @@ function runResult(state: RunState, config: RunConfig, stopReason: RunStateStopR
   };
 }
 
-/** A run that ended without an answer for a reason `onMaxTurns` handles. */
+/** A run that ended without an answer for a reason `onCutShort` handles. */
 function isCutShort(stopReason: RunStateStopReason): stopReason is StopReason {
   return stopReason === 'max_turns' || stopReason === 'budget_exceeded' || stopReason === 'loop_detected';
 }

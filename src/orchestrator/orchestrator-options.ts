@@ -23,7 +23,7 @@ import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
  * or throw `MaxTurnsExceededError`, `BudgetExceededError` or `LoopDetectedError` carrying the
  * partial result.
  */
-export type OnMaxTurns = 'return' | 'final_answer' | 'throw';
+export type OnCutShort = 'return' | 'final_answer' | 'throw';
 
 /** Options of {@link ToolOrchestrator}. */
 export interface ToolOrchestratorOptions<Context extends object = Record<string, unknown>> {
@@ -39,10 +39,13 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
   readonly toolConcurrency?: number;
   /** Ends the run with `stopReason: 'stop_condition'` after a turn for which any condition returns true. */
   readonly stopWhen?: StopCondition | readonly StopCondition[];
-  /** Also applies when a `budget` limit is reached or the loop guard ends the run. @default 'return' */
-  readonly onMaxTurns?: OnMaxTurns;
   /**
-   * With `onMaxTurns: 'final_answer'`, appended as a user message before the last call, e.g.
+   * What to do when the run is cut short before the model's final answer: by `maxTurns`, a
+   * `budget` limit or the loop guard (see {@link OnCutShort}). @default 'return'
+   */
+  readonly onCutShort?: OnCutShort;
+  /**
+   * With `onCutShort: 'final_answer'`, appended as a user message before the last call, e.g.
    * `'Without calling tools, summarize what you found.'` @default none: the transcript goes as it is
    */
   readonly finalAnswerPrompt?: string;

@@ -4,7 +4,7 @@ import type { ToolRunner } from '../tools/tool-runner.js';
 import type { RunBudget } from './budget.js';
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { ResolvedLoopGuard } from './loop-guard.js';
-import type { OnMaxTurns } from './orchestrator-options.js';
+import type { OnCutShort } from './orchestrator-options.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 
@@ -17,7 +17,7 @@ export interface RunConfig {
   /** The caller's context handed to tools. */
   readonly context: object;
   readonly maxTurns: number;
-  readonly onMaxTurns: OnMaxTurns;
+  readonly onCutShort: OnCutShort;
   readonly finalAnswerPrompt: string | undefined;
   /** Read the adapter's stream (deltas become events). */
   readonly stream: boolean;

@@ -123,9 +123,9 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * Runs the loop on a copy of `messages` (the caller's array is never changed). A system prompt
    * becomes the first message unless the messages already start with one.
    *
-   * @throws {MaxTurnsExceededError} only with `onMaxTurns: 'throw'`.
-   * @throws {BudgetExceededError} when a budget limit is reached, only with `onMaxTurns: 'throw'`.
-   * @throws {LoopDetectedError} when the loop guard ends the run, only with `onMaxTurns: 'throw'`.
+   * @throws {MaxTurnsExceededError} only with `onCutShort: 'throw'`.
+   * @throws {BudgetExceededError} when a budget limit is reached, only with `onCutShort: 'throw'`.
+   * @throws {LoopDetectedError} when the loop guard ends the run, only with `onCutShort: 'throw'`.
    * @throws {UnexpectedResponseError} when the adapter resolves to a response outside its contract.
    * @throws {InvalidArgumentError} for bad messages, a system prompt that is not a string, bad run
    * options, or a `prepareTurn` result naming unknown tools.
@@ -185,7 +185,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       runner: this.#runner,
       context: runOptions.context ?? options.context ?? {},
       maxTurns: runOptions.maxTurns ?? options.maxTurns ?? 10,
-      onMaxTurns: options.onMaxTurns ?? 'return',
+      onCutShort: options.onCutShort ?? 'return',
       finalAnswerPrompt: options.finalAnswerPrompt,
       stream: streaming ? typeof this.adapter.stream === 'function' : (options.stream ?? false),
       concurrency: options.toolConcurrency ?? 1,

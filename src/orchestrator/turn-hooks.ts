@@ -13,7 +13,7 @@ export interface PrepareTurnInfo {
   /** Token usage of the run so far. */
   readonly usage: Usage;
   /**
-   * True for the tools-off call after `maxTurns` or a budget limit (`onMaxTurns: 'final_answer'`);
+   * True for the tools-off call after `maxTurns` or a budget limit (`onCutShort: 'final_answer'`);
    * on it `activeTools` and `toolChoice` are ignored.
    */
   readonly finalAnswer: boolean;

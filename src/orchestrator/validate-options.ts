@@ -13,7 +13,7 @@ import {
 } from './validate-run-controls.js';
 import { mergeBudgets } from './budget.js';
 
-const onMaxTurnsValues = ['return', 'final_answer', 'throw'];
+const onCutShortValues = ['return', 'final_answer', 'throw'];
 
 /** Checks the constructor's arguments, so mistakes fail at construction with a clear message. */
 export function validateOrchestratorInput(
@@ -50,7 +50,7 @@ export function validateOrchestratorInput(
       });
     }
   }
-  const { maxTurns, toolConcurrency, onMaxTurns } = options;
+  const { maxTurns, toolConcurrency, onCutShort } = options;
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
     throw new InvalidArgumentError({
       argument: 'maxTurns',
@@ -65,11 +65,11 @@ export function validateOrchestratorInput(
       message: 'must be an integer of at least 1 (1 runs calls one after another).',
     });
   }
-  if (onMaxTurns !== undefined && !onMaxTurnsValues.includes(onMaxTurns)) {
+  if (onCutShort !== undefined && !onCutShortValues.includes(onCutShort)) {
     throw new InvalidArgumentError({
-      argument: 'onMaxTurns',
-      value: onMaxTurns,
-      message: `must be one of ${onMaxTurnsValues.map((value) => `'${value}'`).join(', ')}.`,
+      argument: 'onCutShort',
+      value: onCutShort,
+      message: `must be one of ${onCutShortValues.map((value) => `'${value}'`).join(', ')}.`,
     });
   }
   if (options.finalAnswerPrompt !== undefined && typeof options.finalAnswerPrompt !== 'string') {

@@ -54,7 +54,7 @@ export interface TraceEventData {
     readonly response: ModelResponse;
     readonly usage: Usage | undefined;
     readonly durationMs: number;
-    /** True for the extra call with tools disabled after `maxTurns` (`onMaxTurns: 'final_answer'`). */
+    /** True for the extra call with tools disabled after `maxTurns` (`onCutShort: 'final_answer'`). */
     readonly finalAnswer: boolean;
     /**
      * The estimated size of what this call sent, in tokens (messages and tool definitions), with

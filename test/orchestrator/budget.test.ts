@@ -193,12 +193,12 @@ describe('budget', () => {
     expect('costUsd' in unpriced).toBe(false);
   });
 
-  it("throws BudgetExceededError with the partial result under onMaxTurns: 'throw'", async () => {
+  it("throws BudgetExceededError with the partial result under onCutShort: 'throw'", async () => {
     const adapter = new ScriptedAdapter([steps(0, 2), ScriptedAdapter.text('never')]);
     const error = await new ToolOrchestrator(
       adapter,
       { step: stepTool([]) },
-      { onMaxTurns: 'throw', budget: { maxToolCalls: 1 } },
+      { onCutShort: 'throw', budget: { maxToolCalls: 1 } },
     )
       .run([user('go')])
       .catch((caught: unknown) => caught);
@@ -220,7 +220,7 @@ describe('budget', () => {
     const answered = await new ToolOrchestrator(
       afterCalls,
       { step: stepTool([]) },
-      { onMaxTurns: 'final_answer', budget: { maxToolCalls: 1 } },
+      { onCutShort: 'final_answer', budget: { maxToolCalls: 1 } },
     ).run([user('go')]);
     expect(answered.stopReason).toBe('budget_exceeded');
     expect(answered.content).toBe('What I have so far');
@@ -233,7 +233,7 @@ describe('budget', () => {
     const cut = await new ToolOrchestrator(
       afterTokens,
       { step: stepTool([]) },
-      { onMaxTurns: 'final_answer', budget: { maxTotalTokens: 1_000 } },
+      { onCutShort: 'final_answer', budget: { maxTotalTokens: 1_000 } },
     ).run([user('go')]);
     expect(cut.stopReason).toBe('budget_exceeded');
     expect(afterTokens.calls).toHaveLength(1);
@@ -246,7 +246,7 @@ describe('budget', () => {
     const maxed = await new ToolOrchestrator(
       atMaxTurns,
       { step: stepTool([]) },
-      { maxTurns: 1, onMaxTurns: 'final_answer', budget: { maxTotalTokens: 1_000 } },
+      { maxTurns: 1, onCutShort: 'final_answer', budget: { maxTotalTokens: 1_000 } },
     ).run([user('go')]);
     expect(maxed.stopReason).toBe('budget_exceeded');
     expect(atMaxTurns.calls).toHaveLength(1);

@@ -260,7 +260,7 @@ describe('loopGuard (on by default)', () => {
     expect(perRun.stopReason).toBe('final');
   });
 
-  it("gives a tools-off answer with onMaxTurns: 'final_answer', and throws LoopDetectedError with 'throw'", async () => {
+  it("gives a tools-off answer with onCutShort: 'final_answer', and throws LoopDetectedError with 'throw'", async () => {
     const script = () => [
       ...['c1', 'c2', 'c3', 'c4'].map((id) => read('a.ts', id)),
       ScriptedAdapter.text('Summary so far'),
@@ -269,7 +269,7 @@ describe('loopGuard (on by default)', () => {
     const answered = await new ToolOrchestrator(
       adapter,
       { read: readTool([]) },
-      { onMaxTurns: 'final_answer' },
+      { onCutShort: 'final_answer' },
     ).run([user('go')]);
     expect(answered.stopReason).toBe('loop_detected');
     expect(answered.content).toBe('Summary so far');
@@ -278,7 +278,7 @@ describe('loopGuard (on by default)', () => {
     const error = await new ToolOrchestrator(
       new ScriptedAdapter(script()),
       { read: readTool([]) },
-      { onMaxTurns: 'throw' },
+      { onCutShort: 'throw' },
     )
       .run([user('go')])
       .catch((caught: unknown) => caught);

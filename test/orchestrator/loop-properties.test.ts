@@ -8,7 +8,7 @@ import type {
   LoopGuardOptions,
   ModelAdapter,
   ModelResponse,
-  OnMaxTurns,
+  OnCutShort,
   RunResult,
   TraceEvent,
 } from '../../src/index.js';
@@ -135,7 +135,7 @@ describe('loop invariants under random model behaviour, in and out of the adapte
       fc.asyncProperty(
         fc.array(responseArbitrary, { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 1, max: 6 }),
-        fc.constantFrom<OnMaxTurns>('return', 'final_answer'),
+        fc.constantFrom<OnCutShort>('return', 'final_answer'),
         fc.integer({ min: 1, max: 3 }),
         fc.constantFrom('run', 'run-streaming', 'stream()'),
         fc.constantFrom<LoopGuardOptions | boolean | undefined>(
@@ -156,7 +156,7 @@ describe('loop invariants under random model behaviour, in and out of the adapte
         async (
           script,
           maxTurns,
-          onMaxTurns,
+          onCutShort,
           toolConcurrency,
           mode,
           loopGuard,
@@ -184,7 +184,7 @@ describe('loop invariants under random model behaviour, in and out of the adapte
           const events: TraceEvent[] = [];
           const orchestrator = new ToolOrchestrator(adapter, tools, {
             maxTurns,
-            onMaxTurns,
+            onCutShort,
             toolConcurrency,
             stream: mode === 'run-streaming',
             ...(loopGuard === undefined ? {} : { loopGuard }),
@@ -227,7 +227,7 @@ describe('loop invariants under random model behaviour, in and out of the adapte
           }
 
           // 3. At most maxTurns model calls, plus one for 'final_answer'.
-          expect(calls).toBeLessThanOrEqual(maxTurns + (onMaxTurns === 'final_answer' ? 1 : 0));
+          expect(calls).toBeLessThanOrEqual(maxTurns + (onCutShort === 'final_answer' ? 1 : 0));
           if (result !== undefined) expect(calls).toBe(result.turns);
 
           // 4. Every tool_call event has its tool_result; seq counts up from 0.

@@ -57,7 +57,7 @@ async function abortThenAnswerLate(
     result: Promise<RunResult>;
     abort: () => void;
   },
-  options: { maxTurns?: number; onMaxTurns?: 'final_answer' } = {},
+  options: { maxTurns?: number; onCutShort?: 'final_answer' } = {},
 ): Promise<void> {
   const { adapter, held, release } = deafAdapter();
   const executed: string[] = [];
@@ -106,7 +106,7 @@ describe('abort with an adapter that ignores the signal, then answers', () => {
     });
   });
 
-  it("onMaxTurns: 'final_answer': an abort during the tools-off call ends it the same way", async () => {
+  it("onCutShort: 'final_answer': an abort during the tools-off call ends it the same way", async () => {
     await abortThenAnswerLate(
       (orchestrator, onEvent) => {
         const controller = new AbortController();
@@ -115,7 +115,7 @@ describe('abort with an adapter that ignores the signal, then answers', () => {
           abort: () => controller.abort(),
         };
       },
-      { maxTurns: 1, onMaxTurns: 'final_answer' },
+      { maxTurns: 1, onCutShort: 'final_answer' },
     );
   });
 

@@ -126,7 +126,7 @@ describe('ToolOrchestrator', () => {
     warn.mockRestore();
   });
 
-  it("makes one last call with tools disabled for onMaxTurns: 'final_answer'", async () => {
+  it("makes one last call with tools disabled for onCutShort: 'final_answer'", async () => {
     const adapter = new ScriptedAdapter([
       ScriptedAdapter.toolCalls([['add', { a: 1, b: 1 }]]),
       ScriptedAdapter.toolCalls([['add', { a: 2, b: 2 }]]),
@@ -135,7 +135,7 @@ describe('ToolOrchestrator', () => {
     const result = await new ToolOrchestrator(
       adapter,
       { add },
-      { maxTurns: 2, onMaxTurns: 'final_answer' },
+      { maxTurns: 2, onCutShort: 'final_answer' },
     ).run([user('go')]);
     expect(result.stopReason).toBe('max_turns');
     expect(result.turns).toBe(3);
@@ -154,7 +154,7 @@ describe('ToolOrchestrator', () => {
       { add },
       {
         maxTurns: 1,
-        onMaxTurns: 'final_answer',
+        onCutShort: 'final_answer',
         finalAnswerPrompt: 'Stop calling tools and summarize.',
       },
     ).run([user('go')]);
@@ -170,9 +170,9 @@ describe('ToolOrchestrator', () => {
     expect(result.content).toBe('Summary: 1 + 1 = 2');
   });
 
-  it("throws MaxTurnsExceededError with the partial result for onMaxTurns: 'throw'", async () => {
+  it("throws MaxTurnsExceededError with the partial result for onCutShort: 'throw'", async () => {
     const adapter = new ScriptedAdapter([ScriptedAdapter.toolCalls([['add', { a: 1, b: 1 }]])]);
-    const run = new ToolOrchestrator(adapter, { add }, { maxTurns: 1, onMaxTurns: 'throw' }).run([
+    const run = new ToolOrchestrator(adapter, { add }, { maxTurns: 1, onCutShort: 'throw' }).run([
       user('go'),
     ]);
     const error = await run.catch((caught: unknown) => caught);
@@ -608,7 +608,7 @@ describe('ToolOrchestrator', () => {
     expect(() => new ToolOrchestrator(adapter, { add }, { toolConcurrency: 1.5 })).toThrow(
       /toolConcurrency \(1.5\)/,
     );
-    expect(() => new ToolOrchestrator(adapter, { add }, { onMaxTurns: 'loop' as 'return' })).toThrow(
+    expect(() => new ToolOrchestrator(adapter, { add }, { onCutShort: 'loop' as 'return' })).toThrow(
       /"loop"/,
     );
     expect(() => new ToolOrchestrator({} as never, { add })).toThrow(/adapter/);

@@ -109,7 +109,7 @@ export class ExplorationOrchestrator {
       maxTurns: this.maxSteps,
       stopWhen: toolCalled(finishExplorationToolName),
       // At maxSteps: one traced call with tools off that asks for what was learned so far.
-      onMaxTurns: 'final_answer',
+      onCutShort: 'final_answer',
       finalAnswerPrompt: maxStepsSummaryRequest,
       contextWindow: flowContextWindow(this.#options.contextWindow, this.#options.adapter),
       ...(this.#options.traceEmitter === undefined ? {} : { traceEmitter: this.#options.traceEmitter }),

@@ -125,7 +125,7 @@ export async function runExplorer(options: RunExplorerOptions): Promise<Explorer
   const child = new ToolOrchestrator(options.adapter, registry, {
     maxTurns,
     // At the budget: one traced call with tools off that asks for the report.
-    onMaxTurns: 'final_answer',
+    onCutShort: 'final_answer',
     finalAnswerPrompt: explorerReportRequest,
     contextWindow: flowContextWindow(options.contextWindow, options.adapter),
     signal,
