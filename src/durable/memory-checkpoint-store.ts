@@ -1,12 +1,11 @@
 import type { CheckpointStore } from './checkpoint-store.js';
 import { checkRunId, checkSaveArguments } from './check-save-arguments.js';
-import { isLoopState } from './loop-states.js';
 import type { RunState } from './run-state.js';
 import { validateRunState } from './validate-run-state.js';
 
 interface SavedRun {
   readonly step: number;
-  /** The loop's own state, kept as it is, or a copy of a state from anyone else. */
+  /** A copy of the state saved. */
   readonly state: RunState;
 }
 
@@ -14,9 +13,7 @@ interface SavedRun {
  * Keeps checkpoints in this process's memory: for tests, and for human approval within one
  * process. Nothing survives a restart; use `FileCheckpointStore` or `PostgresCheckpointStore` for that.
  *
- * A checkpoint the loop saves is kept as it is: the loop hands each one (a fresh copy of the run's
- * state) to the store alone and never changes it, so a save copies nothing. A state saved by
- * any other caller is copied (its fields as JSON, its message list), so changing it afterwards does
+ * A save copies the state (its fields as JSON, its message list), so changing it afterwards does
  * not change the checkpoint. Messages are kept by reference: treat them as immutable. `load`
  * returns a copy.
  *
@@ -30,12 +27,10 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   /** Stores `state` unless a state with a higher or equal `step` is stored already. */
   async save(runId: string, state: RunState): Promise<void> {
-    // The loop's states are valid by construction; its own run id is checked all the same.
-    const own = isLoopState(state);
-    if (!own || state.runId !== runId) checkSaveArguments(runId, state);
+    checkSaveArguments(runId, state);
     const saved = this.#runs.get(runId);
     if (saved !== undefined && saved.step >= state.step) return;
-    this.#runs.set(runId, { step: state.step, state: own ? state : copyOf(state) });
+    this.#runs.set(runId, { step: state.step, state: copyOf(state) });
   }
 
   /** The newest state of `runId`, a copy; `undefined` when none is stored. */

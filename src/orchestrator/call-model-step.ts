@@ -14,7 +14,7 @@ import { readModelStream } from './read-model-stream.js';
 import { applyContextWindow, learnFromRefusal, recordContextCall } from './context-window/reduce-context.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
-import { LlmCallData } from './llm-call-data.js';
+import { llmCallData } from './llm-call-data.js';
 
 /** What one model call sends: the turn's messages, tools and tool choice. */
 export interface CallModelOptions {
@@ -98,7 +98,7 @@ export async function callModelStep(
   state.usage = addUsage(state.usage, response.usage);
   state.lastResponse = response;
   if (contextTokens !== undefined) recordContextCall(state.contextWindow!, contextTokens, response.usage);
-  const data = new LlmCallData({
+  const data = llmCallData({
     provider: adapter.provider,
     model: adapter.model,
     sent: messages,

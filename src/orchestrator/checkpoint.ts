@@ -1,5 +1,4 @@
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
-import { beginHandOver, endHandOver } from '../durable/loop-states.js';
 import { runStateVersion } from '../durable/run-state.js';
 import type {
   JsonValue,
@@ -29,15 +28,7 @@ export interface RunEnding {
 export function saveCheckpoint(state: RunState, ending?: RunEnding): Promise<void> | undefined {
   const store: CheckpointStore | undefined = state.checkpointStore;
   if (store === undefined) return undefined;
-  const snapshot = takeSnapshot(state, ending);
-  // Handed to the store alone, which may keep it as it is (see loop-states.ts). Not an async
-  // function: its promise and await were a third of the cost of a save to a memory store.
-  beginHandOver(snapshot);
-  try {
-    return store.save(state.runId, snapshot);
-  } finally {
-    endHandOver();
-  }
+  return store.save(state.runId, takeSnapshot(state, ending));
 }
 
 /**

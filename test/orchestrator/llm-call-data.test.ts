@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ModelResponse } from '../../src/index.js';
-import { LlmCallData } from '../../src/orchestrator/llm-call-data.js';
+import type { ChatMessage, ModelResponse, TraceEventData } from '../../src/index.js';
+import { llmCallData } from '../../src/orchestrator/llm-call-data.js';
 
 const response: ModelResponse = {
   content: 'hi',
@@ -13,8 +13,8 @@ function data(
   sentGrows: boolean,
   contextTokens?: number,
   adapter: { provider?: string; model?: string } = {},
-): LlmCallData {
-  return new LlmCallData({
+): TraceEventData['llm_call'] {
+  return llmCallData({
     provider: adapter.provider,
     model: adapter.model,
     sent,
@@ -27,7 +27,7 @@ function data(
   });
 }
 
-describe('LlmCallData: the data of an llm_call event', () => {
+describe('llmCallData: the data of an llm_call event', () => {
   it('reads like the plain object it stands for: own enumerable keys in order, spread and JSON alike', () => {
     const sent: ChatMessage[] = [{ role: 'user', content: 'go' }];
     const plain = {
