@@ -40,10 +40,11 @@ export async function callsNeedingApproval(
     const parsed = parseArguments(tool, toolCall.function.arguments);
     if (!parsed.ok) continue;
     try {
-      const callContext = Object.assign({}, context, {
+      const callContext = {
+        ...context,
         toolCallId: toolCall.id,
         signal: state.signal ?? neverAborted,
-      }) as ToolExecutionContext;
+      } as ToolExecutionContext;
       needs[index] = (await rule(parsed.value, callContext)) === true;
     } catch (error) {
       needs[index] = true;

@@ -263,9 +263,9 @@ const neverAborted: AbortSignal = new AbortController().signal;
 
 const ignore = (): void => {};
 
-/** One call's context. `Object.assign` rather than a spread: a third of the per-call cost in profiles. */
+/** One call's context: the batch's context with the call's id and signal. */
 function callContext(context: object, toolCallId: string, signal: AbortSignal): ToolExecutionContext {
-  return Object.assign({}, context, { toolCallId, signal }) as ToolExecutionContext;
+  return { ...context, toolCallId, signal } as ToolExecutionContext;
 }
 
 function checkPositive(argument: string, value: number | undefined): number | undefined {
