@@ -185,9 +185,12 @@ function sameArguments(first: unknown, second: unknown): boolean {
   }
 }
 
-// A dozen lines on the per-call path: a library (fast-deep-equal) would add a dependency for
-// values from JSON.parse, which have no cycles, prototypes or undefined.
-function sameJson(first: unknown, second: unknown): boolean {
+/**
+ * Whether two values from `JSON.parse` are equal, key order aside: the same verdict as comparing
+ * `canonicalJson` of each (the reference, which a property test holds it to). A dozen lines rather
+ * than a library (fast-deep-equal): values from JSON.parse have no cycles, prototypes or undefined.
+ */
+export function sameJson(first: unknown, second: unknown): boolean {
   if (first === second) return true;
   if (typeof first !== 'object' || typeof second !== 'object' || first === null || second === null) {
     return false;

@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sameJson } from '../../src/orchestrator/loop-guard.js';
+import { canonicalJson } from '../../src/shared/canonical-json.js';
 import { z } from 'zod';
 import { InvalidArgumentError, LoopDetectedError, ToolOrchestrator, defineTool } from '../../src/index.js';
 import type { ChatMessage, RunResult } from '../../src/index.js';
@@ -299,4 +302,28 @@ describe('loopGuard (on by default)', () => {
       /loopGuard \("on"\)/,
     );
   });
+
+  it('compares arguments exactly as their canonical JSON would (fast-check, against the reference)', () => {
+    // Pairs from one JSON value, its keys reordered, and small edits of it.
+    const json = fc.jsonValue({ maxDepth: 4 });
+    fc.assert(
+      fc.property(json, json, fc.boolean(), (value, other, reorder) => {
+        const first = JSON.parse(JSON.stringify(value)) as unknown;
+        const second = reorder ? reordered(first) : (JSON.parse(JSON.stringify(other)) as unknown);
+        expect(sameJson(first, second)).toBe(canonicalJson(first) === canonicalJson(second));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
+
+/** The same JSON value with every object's keys in reverse order. */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reordered(item)]),
+  );
+}
