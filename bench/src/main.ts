@@ -34,7 +34,7 @@ const suiteNames: readonly Suite[] = [
 
 interface CliOptions {
   readonly quick: boolean;
-  /** `--baseline=DIR`: a built checkout the code suite's index and lookup jobs are compared with. */
+  /** `--baseline=DIR`: a built checkout the loop and code suites measure beside this one. */
   readonly baseline?: string;
   readonly rounds: number;
   readonly suites: readonly Suite[];
@@ -97,6 +97,7 @@ async function main(): Promise<void> {
         ? { warmupMs: 0, minWarmupRuns: 0, timedMs: 100, minTimedRuns: 1, allocationRuns: 1 }
         : { warmupMs: 500, minWarmupRuns: 3, timedMs: 1500, minTimedRuns: 5, allocationRuns: 3 },
       groupScenarios: options.quick,
+      ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
       log,
     });
     sections.push(report.markdown, '');

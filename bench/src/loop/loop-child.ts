@@ -3,13 +3,16 @@
  * allocation. Prints one JSON line (a `LoopChildResult`) on stdout.
  */
 import { collectGarbage, mean, measureAllocation, usedHeap } from '../measure.js';
-import { loopLibraryLoaders } from './libraries/index.js';
+import { baselineLibrary, loopLibraryLoaders } from './libraries/index.js';
+import { oursAt } from './libraries/ours.js';
 import { Script, buildScenario } from './scenarios.js';
 import type { ScenarioName } from './scenarios.js';
 import { verifiedRun } from './verified-run.js';
 
 export interface LoopChildOptions {
   readonly library: string;
+  /** For the library `baseline`: the built checkout measured (`--baseline`). */
+  readonly packageRoot?: string;
   /** Measured one after the other in this process (the quick mode); one scenario per process otherwise. */
   readonly scenarios: readonly ScenarioName[];
   readonly warmupMs: number;
@@ -43,9 +46,10 @@ async function measure(
   options: Omit<LoopChildOptions, 'scenarios'>,
   scenarioName: ScenarioName,
 ): Promise<LoopChildResult> {
-  const library = await (
-    loopLibraryLoaders[options.library] ?? (() => Promise.reject(new Error('unknown library')))
-  )();
+  const library =
+    options.library === baselineLibrary && options.packageRoot !== undefined
+      ? oursAt(options.packageRoot)
+      : await (loopLibraryLoaders[options.library] ?? (() => Promise.reject(new Error('unknown library'))))();
   const base = { library: options.library, scenario: scenarioName };
   const probeScript = new Script(buildScenario('probe'));
   const script = new Script(buildScenario(scenarioName));

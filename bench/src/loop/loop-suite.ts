@@ -1,7 +1,7 @@
 import { formatBytes, formatNumber, formatRatio, markdownTable } from '../format.js';
 import { median } from '../measure.js';
 import { runChild } from '../run-child.js';
-import { loopLibraryNames } from './libraries/index.js';
+import { baselineLibrary, loopLibraryNames } from './libraries/index.js';
 import type { LoopChildOptions, LoopChildResult } from './loop-child.js';
 import type { ScenarioName } from './scenarios.js';
 
@@ -11,6 +11,8 @@ export interface LoopSuiteOptions {
   readonly child: Omit<LoopChildOptions, 'library' | 'scenarios'>;
   readonly groupScenarios: boolean;
   readonly libraries?: readonly string[];
+  /** A built checkout (say main's) measured beside this one as the library `baseline`. */
+  readonly baseline?: string;
   readonly log: (line: string) => void;
 }
 
@@ -123,7 +125,10 @@ export interface LoopSuiteReport {
 
 /** Runs every scenario for every library, each in a fresh process, rotating the library order each round. */
 export async function runLoopSuite(options: LoopSuiteOptions): Promise<LoopSuiteReport> {
-  const libraries = options.libraries ?? loopLibraryNames;
+  const libraries = [
+    ...(options.libraries ?? loopLibraryNames),
+    ...(options.baseline === undefined ? [] : [baselineLibrary]),
+  ];
   const rounds: LoopChildResult[][] = [];
   for (let round = 0; round < options.rounds; round++) {
     const order = libraries.map((_, index) => libraries[(index + round) % libraries.length]!);
@@ -136,6 +141,9 @@ export async function runLoopSuite(options: LoopSuiteOptions): Promise<LoopSuite
         const batch = await runChild<LoopChildResult[]>('loop-child', {
           ...options.child,
           library,
+          ...(library === baselineLibrary && options.baseline !== undefined
+            ? { packageRoot: options.baseline }
+            : {}),
           scenarios: group,
         }).catch((error: unknown): LoopChildResult[] =>
           group.map((scenario) => ({ library, scenario, ok: false, failure: (error as Error).message })),
@@ -210,11 +218,20 @@ function loopMarkdown(
     return values.length === 0 ? undefined : Math.min(...values);
   };
   const target = (met: boolean | undefined): string => (met === undefined ? 'n/a' : met ? 'met' : 'MISSED');
+  // The budget: at most 0.1x the fastest peer, and at most 1.3x the baseline (the main the
+  // simplification started from) when one is measured.
   const check = (label: string): string => {
     const ours = get(label, 'ours');
     const fastest = fastestPeer(label);
-    return `${label}: ours ${micro(ours)} vs fastest peer ${micro(fastest)} / 5 = ${micro(fastest === undefined ? undefined : fastest / 5)}: ${target(
-      ours === undefined || fastest === undefined ? undefined : ours <= fastest / 5,
+    return `${label}: ours ${micro(ours)} vs fastest peer ${micro(fastest)} x 0.1 = ${micro(fastest === undefined ? undefined : fastest / 10)}: ${target(
+      ours === undefined || fastest === undefined ? undefined : ours <= fastest / 10,
+    )}`;
+  };
+  const checkBaseline = (label: string): string => {
+    const ours = get(label, 'ours');
+    const before = get(label, baselineLibrary);
+    return `${label}: ours ${micro(ours)} vs baseline ${micro(before)}, ${formatRatio(ours, before)} (at most 1.30x): ${target(
+      ours === undefined || before === undefined ? undefined : ours <= 1.3 * before,
     )}`;
   };
   const s3Ratio = get('S3 late/early turn cost', 'ours');
@@ -227,6 +244,9 @@ function loopMarkdown(
   const targets = [
     `- ${check('S1 µs/turn')}`,
     `- ${check('S3 (200 turns) µs/turn')}`,
+    ...(libraries.includes(baselineLibrary)
+      ? [`- ${checkBaseline('S1 µs/turn')}`, `- ${checkBaseline('S3 (200 turns) µs/turn')}`]
+      : []),
     `- S3 late/early turn cost at most 1.5x: ours ${times(s3Ratio)}: ${target(s3Ratio === undefined ? undefined : s3Ratio <= 1.5)}`,
     `- S1 allocation under 1 MB: ours ${formatBytes(s1Allocation)}: ${target(s1Allocation === undefined ? undefined : s1Allocation < 1024 * 1024)}`,
     `- Growth, S3 µs/turn at 200 turns over 50 turns: ${libraries.map(growth).join(', ')}`,

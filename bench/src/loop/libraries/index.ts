@@ -10,3 +10,6 @@ export const loopLibraryLoaders: Record<string, () => Promise<LoopLibrary>> = {
 };
 
 export const loopLibraryNames = Object.keys(loopLibraryLoaders);
+
+/** The name under which `--baseline`'s build of tool-orchestrator is measured beside this one. */
+export const baselineLibrary = 'baseline';

@@ -1,4 +1,6 @@
-import { ToolOrchestrator, defineTool } from 'tool-orchestrator';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Package from 'tool-orchestrator';
 import type { ModelAdapter, ModelResponse, ToolOrchestratorOptions } from 'tool-orchestrator';
 import { pageText } from '../scenarios.js';
 import type { LoopLibrary, PreparedRun, Script } from '../scenarios.js';
@@ -10,8 +12,23 @@ export interface OursVariant {
   readonly via: 'run' | 'stream';
 }
 
+/**
+ * The package: this checkout's build, or the `dist/` of another checkout (`--baseline`, say main's),
+ * which must resolve the same dependencies (a `node_modules` beside it).
+ */
+export async function loadPackage(packageRoot?: string): Promise<typeof Package> {
+  return (await (packageRoot === undefined
+    ? import('tool-orchestrator')
+    : import(pathToFileURL(join(packageRoot, 'dist', 'index.js')).href))) as typeof Package;
+}
+
 /** Prepares tool-orchestrator over a plain-object zero-latency `ModelAdapter`, with `variant`'s options. */
-export async function prepareOurs(script: Script, variant: OursVariant): Promise<PreparedRun> {
+export async function prepareOurs(
+  script: Script,
+  variant: OursVariant,
+  packageRoot?: string,
+): Promise<PreparedRun> {
+  const { ToolOrchestrator, defineTool } = await loadPackage(packageRoot);
   const responses: ModelResponse[] = script.scenario.turns.map((turn) =>
     turn.calls.length === 0
       ? { content: turn.text, finish_reason: 'stop' }
@@ -73,3 +90,8 @@ export const ours: LoopLibrary = {
   name: 'ours',
   prepare: (script) => prepareOurs(script, { via: 'run' }),
 };
+
+/** The same, from another checkout's build (`--baseline`). */
+export function oursAt(packageRoot: string): LoopLibrary {
+  return { name: 'baseline', prepare: (script) => prepareOurs(script, { via: 'run' }, packageRoot) };
+}
