@@ -1,3 +1,5 @@
+// `tool-orchestrator/bullmq` (Node only): runs on a BullMQ queue across worker processes, checkpointed
+// in Redis. Loads the optional peers `bullmq` and `ioredis`.
 export { createRunQueue } from './bullmq/run-queue.js';
 export type {
   CancelOutcome,

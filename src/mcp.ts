@@ -1,3 +1,5 @@
+// `tool-orchestrator/mcp` (Node only): an MCP server's tools in a run, and a tool registry served as an
+// MCP server. Loads the optional peer MCP SDK.
 export { connectMcpServer } from './mcp/connect-mcp-server.js';
 export type {
   ConnectMcpServerOptions,

@@ -1,3 +1,4 @@
+// `tool-orchestrator/postgres` (Node only): a checkpoint store on PostgreSQL, on the optional peer `pg`.
 export { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store.js';
 export type {
   PostgresCheckpointStoreCommonOptions,
@@ -9,5 +10,6 @@ export type {
   PostgresPool,
   PostgresPoolClient,
   PostgresQueryable,
+  PostgresQueryConfig,
   PostgresQueryResult,
 } from './postgres/postgres-pool.js';

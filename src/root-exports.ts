@@ -3,6 +3,9 @@
  * two builds: `src/index.ts` for Node (and Bun and Deno, which match the package's `node` export
  * condition) and `src/neutral.ts` for browsers, edge and worker runtimes. Nothing here may import
  * a Node built-in or a provider SDK: `test/contract/runtime-neutral-root.test.ts` bundles it for them.
+ *
+ * This is the root's one export list: what a user calls, implements or names in a type. Helpers the
+ * package uses itself stay in their modules; `test/contract/entry-exports.test.ts` pins the list.
  */
 export { ToolOrchestrator } from './orchestrator/tool-orchestrator.js';
 export type {
@@ -82,7 +85,6 @@ export type {
   TraceSink,
 } from './tracing/trace-events.js';
 
-export { runStateVersion } from './durable/run-state.js';
 export type {
   ApprovalDecision,
   CurrentTurnState,
@@ -94,8 +96,7 @@ export type {
   RunStateStopReason,
   ToolCallRecord,
 } from './durable/run-state.js';
-export { compareFingerprints, fingerprintRun } from './durable/run-fingerprint.js';
-export type { FingerprintChange, FingerprintRunOptions, RunFingerprint } from './durable/run-fingerprint.js';
+export type { FingerprintChange, RunFingerprint } from './durable/run-fingerprint.js';
 export { validateRunState } from './durable/validate-run-state.js';
 export type { CheckpointStore } from './durable/checkpoint-store.js';
 export { MemoryCheckpointStore } from './durable/memory-checkpoint-store.js';
@@ -107,14 +108,16 @@ export type {
   ToolOrchestratorErrorOptions,
 } from './errors/tool-orchestrator-error.js';
 export { InvalidArgumentError } from './errors/invalid-argument-error.js';
+export type { InvalidArgumentErrorOptions } from './errors/invalid-argument-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
+export type { ToolDefinitionErrorOptions } from './errors/tool-definition-error.js';
 export { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
+export type { MaxTurnsExceededErrorOptions } from './errors/max-turns-exceeded-error.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';
 export type { BudgetExceededErrorOptions } from './errors/budget-exceeded-error.js';
 export { LoopDetectedError } from './errors/loop-detected-error.js';
 export type { LoopDetectedErrorOptions } from './errors/loop-detected-error.js';
-export { AbortedError, isAbortError } from './errors/aborted-error.js';
-export { ScriptExhaustedError } from './errors/script-exhausted-error.js';
+export { AbortedError } from './errors/aborted-error.js';
 export { ModelProviderError } from './errors/model-provider-error.js';
 export type { ModelProviderErrorCode, ModelProviderErrorOptions } from './errors/model-provider-error.js';
 export { AuthenticationError } from './errors/authentication-error.js';
@@ -133,10 +136,10 @@ export { UnexpectedResponseError } from './errors/unexpected-response-error.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export type { MissingApiKeyErrorOptions } from './errors/missing-api-key-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
+export type { MissingDependencyErrorOptions } from './errors/missing-dependency-error.js';
 export { ResumeMismatchError } from './errors/resume-mismatch-error.js';
 export type { ResumeMismatchErrorOptions } from './errors/resume-mismatch-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
 export type { InvalidRunStateErrorOptions } from './errors/invalid-run-state-error.js';
-export type { MissingDependencyErrorOptions } from './errors/missing-dependency-error.js';
 export { UnsupportedRuntimeError } from './errors/unsupported-runtime-error.js';
 export type { UnsupportedRuntimeErrorOptions } from './errors/unsupported-runtime-error.js';

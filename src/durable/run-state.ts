@@ -19,7 +19,7 @@ export type JsonValue =
  * Treat it as immutable: stores may keep references to its messages.
  */
 export interface RunState {
-  /** The format version, {@link runStateVersion}. A state of another version is refused. */
+  /** The format version this package writes (`1`). A state of another version is refused. */
   readonly version: typeof runStateVersion;
   readonly runId: string;
   /**

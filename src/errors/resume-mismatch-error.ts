@@ -6,7 +6,7 @@ import { ToolOrchestratorError } from './tool-orchestrator-error.js';
 export interface ResumeMismatchErrorOptions {
   /** The run that was to be resumed. */
   readonly runId: string;
-  /** What differs between the saved fingerprint and the current one (from `compareFingerprints`). */
+  /** What differs between the saved fingerprint and the current one. */
   readonly changes: readonly FingerprintChange[];
 }
 

@@ -34,7 +34,7 @@ export interface CreateCodeToolsOptions {
   readonly deny?: readonly string[];
   /** Names of the tools to include. @default every tool of the pack */
   readonly tools?: readonly string[];
-  /** Size, count, output and time caps. @default see `defaultSandboxLimits` and `defaultCodeToolLimits` */
+  /** Size, count, output and time caps. @default each field's default in `CodeToolLimits` */
   readonly limits?: Partial<CodeToolLimits>;
   /** A prebuilt code index for the code intelligence tools, shared between registries. @default built lazily */
   readonly index?: CodeIndex;

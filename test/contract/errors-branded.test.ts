@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import * as root from '../../src/index.js';
 import { ToolOrchestratorError } from '../../src/index.js';
+import * as testing from '../../src/testing/index.js';
+import * as openai from '../../src/adapters/openai/index.js';
+import * as deepseek from '../../src/adapters/deepseek/index.js';
+import * as explore from '../../src/explore/index.js';
+import * as mcp from '../../src/mcp.js';
+import * as otel from '../../src/otel.js';
+import * as trace from '../../src/trace.js';
+import * as postgres from '../../src/postgres.js';
+import * as bullmq from '../../src/bullmq.js';
 
-const errorClasses = (Object.entries(root) as [string, unknown][]).filter(
-  (entry): entry is [string, new (...args: never[]) => Error] =>
-    typeof entry[1] === 'function' && (entry[1] as { prototype?: unknown }).prototype instanceof Error,
-);
+/** Every error class any entry exports, once, by name. */
+const errorClasses = [
+  ...new Map(
+    [root, testing, openai, deepseek, explore, mcp, otel, trace, postgres, bullmq]
+      .flatMap((entry) => Object.entries(entry) as [string, unknown][])
+      .filter(
+        (entry): entry is [string, new (...args: never[]) => Error] =>
+          typeof entry[1] === 'function' && (entry[1] as { prototype?: unknown }).prototype instanceof Error,
+      ),
+  ),
+];
 
 describe('every exported error', () => {
   it('is found (the scan works)', () => {
@@ -15,6 +31,11 @@ describe('every exported error', () => {
         'InvalidArgumentError',
         'MaxTurnsExceededError',
         'ModelProviderError',
+        'ScriptExhaustedError',
+        'SandboxError',
+        'McpConnectionError',
+        'TraceFileError',
+        'RunJobFailedError',
       ]),
     );
   });

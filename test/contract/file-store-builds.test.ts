@@ -23,12 +23,13 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+// A state as the loop saves it (version 1 of the format, no tools), written out by hand.
 const body = (dir: string): string => `
 const store = new FileCheckpointStore({ dir: ${JSON.stringify(dir)} });
 const state = {
-  version: runStateVersion, runId: 'r1', step: 1, messages: [{ role: 'user', content: 'hi' }], turns: 0,
+  version: 1, runId: 'r1', step: 1, messages: [{ role: 'user', content: 'hi' }], turns: 0,
   usage: emptyUsage, currentTurn: null, pendingApprovals: [], approvalDecisions: {}, stopReason: null,
-  result: null, fingerprint: fingerprintRun({ tools: [] }), strategyState: {},
+  result: null, fingerprint: { tools: {} }, strategyState: {},
 };
 await store.save('r1', state);
 await store.save('r1', { ...state, step: 2, messages: [...state.messages, { role: 'assistant', content: 'hello' }] });
@@ -39,7 +40,7 @@ describe('FileCheckpointStore from the built package', () => {
   for (const format of ['esm', 'cjs'] as const) {
     it(`${format}: saves and loads through ${format === 'esm' ? 'import' : 'require'}('tool-orchestrator')`, async () => {
       const dir = join(scratch, format);
-      const names = '{ FileCheckpointStore, emptyUsage, fingerprintRun, runStateVersion }';
+      const names = '{ FileCheckpointStore, emptyUsage }';
       const args =
         format === 'esm'
           ? ['--input-type=module', '-e', `import ${names} from 'tool-orchestrator';\n${body(dir)}`]

@@ -44,7 +44,7 @@ function errorsDocClasses(...headings: string[]): Set<string> {
   return names;
 }
 
-describe("the README's error-class statements are true (issue 17 item 14)", () => {
+describe("the README's error-class statements are true", () => {
   it('the root exports exactly the core and adapter errors of docs/errors.md', async () => {
     expect(readmeRow('tool-orchestrator')).toContain('every core and adapter error class');
     expect(readmeRow('tool-orchestrator')).not.toMatch(/every error class/);
@@ -63,6 +63,8 @@ describe("the README's error-class statements are true (issue 17 item 14)", () =
         expect(readmeRow(subpath), `${name} in the README row of ${subpath}`).toContain(`\`${name}\``);
       }
     }
+    const testing = await errorClasses(entries['tool-orchestrator/testing']);
+    expect([...testing].sort()).toEqual([...errorsDocClasses('Testing')].sort());
     const explore = await errorClasses(entries['tool-orchestrator/explore']);
     expect([...explore].sort()).toEqual([...errorsDocClasses('Code tools', 'Exploration flows')].sort());
     const mcp = await errorClasses(entries['tool-orchestrator/mcp']);

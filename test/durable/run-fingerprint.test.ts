@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import {
-  ResumeMismatchError,
-  ToolOrchestratorError,
-  compareFingerprints,
-  defineTool,
-  fingerprintRun,
-} from '../../src/index.js';
+import { ResumeMismatchError, ToolOrchestratorError, defineTool } from '../../src/index.js';
 import type { ModelToolDefinition } from '../../src/index.js';
+import { compareFingerprints, fingerprintRun } from '../../src/durable/run-fingerprint.js';
 
 const read = defineTool({
   name: 'read',

@@ -4,7 +4,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitDiffTool, createGitLogTool, Sandbox } from '../../src/explore/index.js';
+import { Sandbox } from '../../src/explore/index.js';
+import { createGitDiffTool } from '../../src/explore/tools/git-diff.js';
+import { createGitLogTool } from '../../src/explore/tools/git-log.js';
 
 const context = { signal: new AbortController().signal } as never;
 let repository: string;

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createListFilesTool, Sandbox } from '../../src/explore/index.js';
+import { Sandbox } from '../../src/explore/index.js';
+import { createListFilesTool } from '../../src/explore/tools/list-files.js';
 
 const context = { signal: new AbortController().signal } as never;
 let root: string;

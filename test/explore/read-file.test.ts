@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile, mkdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReadFileTool, Sandbox } from '../../src/explore/index.js';
+import { Sandbox } from '../../src/explore/index.js';
+import { createReadFileTool } from '../../src/explore/tools/read-file.js';
 
 const context = { signal: new AbortController().signal } as never;
 let root: string;

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearchTextTool, Sandbox } from '../../src/explore/index.js';
-import { latin1Safety, requiredLiterals } from '../../src/explore/tools/search-text.js';
+import { Sandbox } from '../../src/explore/index.js';
+import { createSearchTextTool, latin1Safety, requiredLiterals } from '../../src/explore/tools/search-text.js';
 import type { CodeToolLimits } from '../../src/explore/index.js';
 
 const context = { signal: new AbortController().signal } as never;

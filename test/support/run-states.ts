@@ -1,5 +1,7 @@
 import type { ChatMessage, RunState, ToolCallRecord } from '../../src/index.js';
-import { emptyUsage, fingerprintRun, runStateVersion } from '../../src/index.js';
+import { emptyUsage } from '../../src/index.js';
+import { fingerprintRun } from '../../src/durable/run-fingerprint.js';
+import { runStateVersion } from '../../src/durable/run-state.js';
 
 /** A run state with every field at a plain value, `overrides` on top. */
 export function makeRunState(overrides: Partial<RunState> = {}): RunState {

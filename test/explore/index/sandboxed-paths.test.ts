@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGetDefinitionTool, createRepoMapTool, SandboxError } from '../../../src/explore/index.js';
+import { SandboxError } from '../../../src/explore/index.js';
+import { createGetDefinitionTool } from '../../../src/explore/tools/get-definition.js';
+import { createRepoMapTool } from '../../../src/explore/tools/repo-map.js';
 import { CodeIndex } from '../../../src/explore/index/code-index.js';
 
 const context = { signal: new AbortController().signal } as never;
