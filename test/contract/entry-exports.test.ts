@@ -85,7 +85,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'ModelStreamEvent',
       'ModelToolDefinition',
       'NeedsApproval',
-      'OnMaxTurns',
+      'OnCutShort',
       'PendingApproval',
       'PrepareTurn',
       'PrepareTurnHook',
