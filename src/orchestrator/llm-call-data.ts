@@ -24,14 +24,13 @@ export interface LlmCallFields {
  * The data of an `llm_call` event. `messages` is an enumerable getter, so spreading or
  * serializing the data copies the messages as with a plain value; for an array later calls append
  * to, it copies the sent prefix on first read (copying it on every call would make a long run's
- * cost grow with the square of its length).
+ * cost grow with the square of its length). The optional fields are added after the literal:
+ * spreading them in made each call's data several times slower to build (docs/benchmarks.md).
  */
 export function llmCallData(fields: LlmCallFields): TraceEventData['llm_call'] {
   const { sent, sentGrows, messageCount, response } = fields;
   let copy: readonly ChatMessage[] | undefined;
-  return {
-    ...(fields.provider === undefined ? {} : { provider: fields.provider }),
-    ...(fields.model === undefined ? {} : { model: fields.model }),
+  const data: { -readonly [Key in keyof TraceEventData['llm_call']]: TraceEventData['llm_call'][Key] } = {
     get messages(): readonly ChatMessage[] {
       if (!sentGrows) return sent;
       return (copy ??= sent.slice(0, messageCount));
@@ -41,6 +40,9 @@ export function llmCallData(fields: LlmCallFields): TraceEventData['llm_call'] {
     usage: response.usage,
     durationMs: fields.durationMs,
     finalAnswer: fields.finalAnswer,
-    ...(fields.contextTokens === undefined ? {} : { contextTokens: fields.contextTokens }),
   };
+  if (fields.contextTokens !== undefined) data.contextTokens = fields.contextTokens;
+  if (fields.provider !== undefined) data.provider = fields.provider;
+  if (fields.model !== undefined) data.model = fields.model;
+  return data;
 }

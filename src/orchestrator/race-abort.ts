@@ -6,8 +6,11 @@ import { AbortedError } from '../errors/aborted-error.js';
  * `pending` does later is ignored (its rejection is handled, so it is never reported as
  * unhandled). Without a signal, `pending` is awaited as it is.
  */
-export function raceAbort<T>(pending: PromiseLike<T> | T, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return Promise.resolve(pending);
+export function raceAbort<T>(
+  pending: PromiseLike<T> | T,
+  signal: AbortSignal | undefined,
+): PromiseLike<T> | T {
+  if (signal === undefined) return pending;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new AbortedError({ cause: signal.reason }));
     if (signal.aborted) onAbort();

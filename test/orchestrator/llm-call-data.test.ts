@@ -47,7 +47,7 @@ describe('llmCallData: the data of an llm_call event', () => {
     expect(data(sent, true, 42).contextTokens).toBe(42);
     const named = data(sent, true, undefined, { provider: 'openai', model: 'gpt-5-mini' });
     expect(JSON.parse(JSON.stringify(named))).toEqual({ provider: 'openai', model: 'gpt-5-mini', ...plain });
-    expect(Object.keys(named)).toEqual(['provider', 'model', ...Object.keys(plain)]);
+    expect(Object.keys(named)).toEqual([...Object.keys(plain), 'provider', 'model']);
     expect('provider' in made || 'model' in made).toBe(false);
   });
 
