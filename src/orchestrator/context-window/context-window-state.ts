@@ -1,3 +1,6 @@
+/** Why the context is reduced: the next call would pass the limit, or the provider refused it as too long. */
+export type ReductionReason = 'high_water' | 'overflow';
+
 /**
  * The summary that stands in for transcript messages `start` to `end` (exclusive) in what is sent
  * (the `'summarize'` strategy).
@@ -12,7 +15,7 @@ export type ContextSummary = {
 /**
  * What a run's context window keeps between calls: plain JSON, so a checkpointed run can store it
  * beside the full transcript and resume with the same reductions (and the same sent prefix).
- * Token counts are not kept: they are derived from the transcript again, once, after a resume.
+ * Token counts are not kept: they are derived from the transcript again after a resume.
  */
 export interface ContextWindowState {
   /** The window in force: the option's, or smaller when a provider's error named a smaller one. */

@@ -3,15 +3,10 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 
 /** Characters per token of ASCII and Latin-1 text: code, English and Western European prose on DeepSeek's and OpenAI's tokenizers. */
-export const charactersPerToken = 4;
-/**
- * Characters above U+00FF. Text without any (ASCII, and the Latin-1 letters of Western European
- * languages) is usually stored one byte per character, and V8 then answers this search without
- * reading it (a slice of a text that has some is stored two bytes per character, and is read).
- */
+const charactersPerToken = 4;
+
+/** Any character above U+00FF (the end of Latin-1). */
 const beyondLatin1 = /[\u0100-\uffff]/;
-/** Texts up to this long are checked character by character. */
-const shortText = 32;
 
 /**
  * The default token counter. A text whose characters are all at most U+00FF (code, English, JSON,
@@ -24,26 +19,14 @@ const shortText = 32;
  * estimateTokens('const answer = 42;'); // 5
  */
 export function estimateTokens(text: string): number {
-  return isLatin1(text) ? Math.ceil(text.length / charactersPerToken) : estimateTokenCount(text);
-}
-
-/** True when no character of `text` is above U+00FF. */
-export function isLatin1(text: string): boolean {
-  const length = text.length;
-  // Short texts (names, arguments) are read character by character: cheaper than a call of a
-  // regular expression.
-  if (length <= shortText) {
-    for (let index = 0; index < length; index++) if (text.charCodeAt(index) > 0xff) return false;
-    return true;
-  }
-  return !beyondLatin1.test(text);
+  return beyondLatin1.test(text) ? estimateTokenCount(text) : Math.ceil(text.length / charactersPerToken);
 }
 
 /** The default `countTokens`: {@link estimateTokens}. */
 export const defaultCountTokens = estimateTokens;
 
 /** Tokens the chat template adds around each message (role, separators), as OpenAI counts them. */
-export const perMessageTokens = 4;
+const perMessageTokens = 4;
 /** Tokens around each tool call in an assistant message (id, type, braces). */
 const perToolCallTokens = 8;
 
@@ -64,21 +47,10 @@ export function messageTokens(message: ChatMessage, countTokens: (text: string) 
   return tokens;
 }
 
-/** Counts of tool lists, kept across runs: an orchestrator sends the same list on every call. */
-const toolsCounts = new WeakMap<
-  readonly ModelToolDefinition[],
-  { readonly countTokens: (text: string) => number; readonly tokens: number }
->();
-
-/** The estimated tokens of the tool definitions a call sends (their JSON), counted once per list and counter. */
+/** The estimated tokens of the tool definitions a call sends (their JSON). */
 export function toolsTokens(
   tools: readonly ModelToolDefinition[],
   countTokens: (text: string) => number,
 ): number {
-  if (tools.length === 0) return 0;
-  const counted = toolsCounts.get(tools);
-  if (counted !== undefined && counted.countTokens === countTokens) return counted.tokens;
-  const tokens = countTokens(JSON.stringify(tools));
-  toolsCounts.set(tools, { countTokens, tokens });
-  return tokens;
+  return tools.length === 0 ? 0 : countTokens(JSON.stringify(tools));
 }
