@@ -82,8 +82,10 @@ export function restoreContextWindowState(saved: unknown, maxTokens: number): Co
     summary:
       summary != null &&
       typeof summary.content === 'string' &&
-      typeof summary.start === 'number' &&
-      typeof summary.end === 'number'
+      Number.isInteger(summary.start) &&
+      Number.isInteger(summary.end) &&
+      summary.start >= 0 &&
+      summary.start < summary.end
         ? { content: summary.content, start: summary.start, end: summary.end }
         : undefined,
     calibration: typeof stored.calibration === 'number' && stored.calibration > 0 ? stored.calibration : 1,
