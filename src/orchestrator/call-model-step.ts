@@ -66,10 +66,14 @@ export async function callModelStep(
     },
   };
   let messages = options.messages;
+  // The transcript array only grows, so a prefix of it is snapshotted lazily (so is the context
+  // window's sent view); messages from `prepareTurn` are already a copy of their own.
+  let messagesGrow = messages === state.messages;
   let contextTokens: number | undefined;
   if (contextWindow !== undefined) {
     const plan = await contextWindow.plan(contextRequest);
     messages = plan.messages;
+    messagesGrow = true;
     contextTokens = plan.tokens;
   }
   let started: number;
@@ -115,9 +119,7 @@ export async function callModelStep(
     provider: adapter.provider,
     model: adapter.model,
     sent: messages,
-    // The transcript only grows, so a prefix of it is snapshotted lazily; any other array sent
-    // (the context window's, a `prepareTurn` copy) is never changed afterwards.
-    sentGrows: messages === state.messages,
+    sentGrows: messagesGrow,
     messageCount,
     response,
     durationMs,

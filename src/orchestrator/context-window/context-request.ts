@@ -31,8 +31,8 @@ export interface ContextRequest {
 
 /**
  * What a call sends once the context window is applied, and its estimated size in tokens.
- * `messages` is the request's own array while nothing is reduced; otherwise an array of the
- * window's, never changed after it is returned.
+ * `messages` is the request's own array while nothing is reduced, else an array of the window's;
+ * either way it is only ever appended to afterwards, so a prefix of it is a stable snapshot.
  */
 export interface ContextPlan {
   readonly messages: readonly ChatMessage[];

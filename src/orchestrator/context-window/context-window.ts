@@ -2,7 +2,7 @@ import type { ContextLengthError } from '../../errors/context-length-error.js';
 import type { ChatMessage, ToolMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 import type { Usage } from '../../model/usage.js';
-import type { ToolCallReference, TraceEventData } from '../../tracing/trace-events.js';
+import type { ToolCallReference } from '../../tracing/trace-events.js';
 import type { ContextPlan, ContextRequest, ContextWindowSetup } from './context-request.js';
 import type { ContextStrategy } from './context-window-options.js';
 import {
@@ -27,12 +27,6 @@ interface Estimate {
   readonly messages: readonly ChatMessage[];
   readonly raw: number;
 }
-
-/** A reduction to trace as `context_compacted`, with its estimates before calibration. */
-type Compaction = Omit<TraceEventData['context_compacted'], 'tokensBefore' | 'tokensAfter' | 'limit'> & {
-  readonly before: Estimate;
-  readonly after: Estimate;
-};
 
 /**
  * One run's context window. Before each model call the run asks it for the messages to send
@@ -141,7 +135,7 @@ export class ContextWindow {
   /** Keeps the estimate to calibrate against the call's usage, and warns when it is over the limit. */
   #finish(estimate: Estimate, reason: ReductionReason): ContextPlan {
     const state = this.#state;
-    const tokens = Math.round(estimate.raw * state.calibration);
+    const tokens = this.#calibrated(estimate);
     const limit = this.#limit;
     // After a refusal the retry tells whether it fits.
     if (tokens > limit && reason === 'high_water') {
@@ -178,7 +172,7 @@ export class ContextWindow {
     const limit = this.#limit;
     const signal = this.#setup.signal;
     const messages = await runCustomStrategy(strategy, estimate.messages, {
-      tokens: Math.round(estimate.raw * this.#state.calibration),
+      tokens: this.#calibrated(estimate),
       limit,
       target: Math.floor(limit * this.#setup.options.lowWaterMark),
       reason,
@@ -188,11 +182,12 @@ export class ContextWindow {
     let raw = this.#toolsTokens;
     for (const message of messages) raw += this.#views.count(message);
     const after = { messages, raw };
-    this.#compacted({
+    this.#setup.trace.emit('context_compacted', {
       strategy: 'custom',
       reason,
-      before: estimate,
-      after,
+      tokensBefore: this.#calibrated(estimate),
+      tokensAfter: this.#calibrated(after),
+      limit,
       maskedToolCalls: [],
       removedMessageCount: Math.max(0, estimate.messages.length - messages.length),
     });
@@ -225,11 +220,12 @@ export class ContextWindow {
     this.#state.summary = summary;
     this.#summary = summaryInView(summary);
     const after = this.#estimate(request);
-    this.#compacted({
+    this.#setup.trace.emit('context_compacted', {
       strategy: 'summarize',
       reason,
-      before: estimate,
-      after,
+      tokensBefore: this.#calibrated(estimate),
+      tokensAfter: this.#calibrated(after),
+      limit: this.#limit,
       maskedToolCalls: [],
       removedMessageCount: summary.end - summary.start,
       summary: summary.content,
@@ -262,28 +258,20 @@ export class ContextWindow {
       return { id, name: toolCallBefore(source, index, id)?.function.name ?? '' };
     });
     const after = this.#estimate(request);
-    this.#compacted({
+    this.#setup.trace.emit('context_compacted', {
       strategy: 'mask_observations',
       reason,
-      before: estimate,
-      after,
+      tokensBefore: this.#calibrated(estimate),
+      tokensAfter: this.#calibrated(after),
+      limit: this.#limit,
       maskedToolCalls,
       removedMessageCount: 0,
     });
     return after;
   }
 
-  /** Traces a reduction, its estimates calibrated to the provider's count. */
-  #compacted(compaction: Compaction): void {
-    const { strategy, reason, before, after, ...rest } = compaction;
-    const calibration = this.#state.calibration;
-    this.#setup.trace.emit('context_compacted', {
-      strategy,
-      reason,
-      tokensBefore: Math.round(before.raw * calibration),
-      tokensAfter: Math.round(after.raw * calibration),
-      limit: this.#limit,
-      ...rest,
-    });
+  /** An estimate corrected by the provider's counts so far, in tokens. */
+  #calibrated(estimate: Estimate): number {
+    return Math.round(estimate.raw * this.#state.calibration);
   }
 }

@@ -4,9 +4,6 @@ import type { ContextSummary, ReductionReason } from './context-window-state.js'
 /** The longest arguments quoted in a placeholder; longer ones are cut with `…`. */
 const maxQuotedArguments = 120;
 
-/** Writes `18234` as `18,234`. */
-const thousands = new Intl.NumberFormat('en-US');
-
 /**
  * The message sent instead of the elided tool result `original`: the same `tool_call_id` (so the
  * pairing with its call is untouched), and a note of what was elided and how to get it again.
@@ -16,10 +13,17 @@ export function placeholderOf(original: ToolMessage, toolCall: ToolCall | undefi
   const rawArguments = toolCall?.function.arguments ?? '';
   const quoted =
     rawArguments.length > maxQuotedArguments ? `${rawArguments.slice(0, maxQuotedArguments)}…` : rawArguments;
-  const size = thousands.format(original.content.length);
+  const size = groupThousands(original.content.length);
   // Short: a long run sends hundreds of these, and their sum is the floor of what masking can reach.
   const content = `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`;
   return { role: 'tool', tool_call_id: original.tool_call_id, content };
+}
+
+/** `18234` as `18,234`, as `toLocaleString('en-US')` writes a non-negative integer. */
+export function groupThousands(value: number): string {
+  let text = String(value);
+  for (let cut = text.length - 3; cut > 0; cut -= 3) text = `${text.slice(0, cut)},${text.slice(cut)}`;
+  return text;
 }
 
 /** The assistant tool call `id` that the message at `index` answers: the nearest one before it. */
@@ -62,15 +66,15 @@ export function chooseMasks(candidates: MaskCandidates): {
   readonly saved: number;
 } {
   const { messages, masked, summary, excess } = candidates;
-  const results: number[] = [];
-  for (const [index, message] of messages.entries()) if (message.role === 'tool') results.push(index);
+  // The first of the `keepRecent` latest results: picking stops before it.
+  let end = messages.length;
+  for (let kept = 0; kept < candidates.keepRecent && end > 0;) if (messages[--end]!.role === 'tool') kept++;
   const indexes: number[] = [];
   let saved = 0;
-  const last = results.length - candidates.keepRecent;
-  for (let position = 0; position < last && saved < excess; position++) {
-    const index = results[position]!;
+  for (let index = 0; index < end && saved < excess; index++) {
+    const message = messages[index]!;
+    if (message.role !== 'tool' || masked.has(message.tool_call_id)) continue;
     if (summary !== undefined && index >= summary.start && index < summary.end) continue;
-    if (masked.has((messages[index] as ToolMessage).tool_call_id)) continue;
     const saving = candidates.saving(index);
     if (saving <= 0) continue;
     indexes.push(index);
@@ -101,7 +105,15 @@ export function maskOldest(request: MaskRequest): number[] {
   const keepRecent = overflow ? Math.min(request.keepRecent, latest) : request.keepRecent;
   // After a refusal the estimate has proved wrong: take out all that may go, with one retry left.
   const excess = overflow ? Number.POSITIVE_INFINITY : request.tokens - request.target;
-  const chosen = chooseMasks({ ...request, keepRecent, excess });
+  const candidates = (masked: ReadonlySet<string>, keep: number, toSave: number): MaskCandidates => ({
+    messages: request.messages,
+    masked,
+    summary: request.summary,
+    keepRecent: keep,
+    excess: toSave,
+    saving: request.saving,
+  });
+  const chosen = chooseMasks(candidates(request.masked, keepRecent, excess));
   const left = request.tokens - chosen.saved;
   // keepRecent yields when the call would not fit otherwise: then recent results are masked
   // too, oldest first (never the latest turn's), down to the low-water mark like the rest, so
@@ -109,7 +121,7 @@ export function maskOldest(request: MaskRequest): number[] {
   if (overflow || left <= request.highWater || keepRecent <= latest) return chosen.indexes;
   const masked = new Set(request.masked);
   for (const index of chosen.indexes) masked.add((request.messages[index] as ToolMessage).tool_call_id);
-  const more = chooseMasks({ ...request, masked, keepRecent: latest, excess: left - request.target });
+  const more = chooseMasks(candidates(masked, latest, left - request.target));
   return [...chosen.indexes, ...more.indexes];
 }
 

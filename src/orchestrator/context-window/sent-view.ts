@@ -57,21 +57,25 @@ export function sentMessages(
   return sent;
 }
 
-/** The view of the last call, to extend when the next one only has more messages. */
-interface LastView extends BuiltView {
+/** The last call's view, to extend when the next call only has more messages. */
+interface LastView {
   readonly source: readonly ChatMessage[];
   readonly length: number;
   readonly masks: number;
   readonly summary: SummaryInView | undefined;
+  /** The view's own array, when anything is reduced (else the view is `source` itself). */
+  readonly own: ChatMessage[] | undefined;
+  readonly tokens: number;
 }
 
 /**
  * Builds what each call sends ({@link sentMessages}) and counts it. Every message and placeholder
- * is counted once (cached by object), and a call whose messages only grew since the last one with
- * the same reductions extends the last view instead of building it again, so a call costs the new
- * messages plus a copy of the array. While nothing is reduced, the view is the messages themselves;
- * otherwise it is an array of its own, never changed after it is returned (an `llm_call` event
- * keeps it).
+ * is counted once (cached by object). While nothing is reduced, the view is the messages
+ * themselves; otherwise it is an array of its own that, like the transcript, is only ever
+ * appended to: a call whose messages only grew since the last one, with the same reductions,
+ * appends the new messages to the last view, and a reduction starts a new array. So a call costs
+ * its new messages, and an array sent earlier keeps what it had as its prefix (an `llm_call`
+ * event snapshots it lazily).
  */
 export class SentViews {
   readonly #countTokens: (text: string) => number;
@@ -112,9 +116,9 @@ export class SentViews {
   /** What a call sends from `source` with `reductions`, and its estimated tokens. */
   build(source: readonly ChatMessage[], reductions: ViewReductions): BuiltView {
     const { masked, summary } = reductions;
-    const reduced = masked.size > 0 || summary !== undefined;
     const last = this.#last;
-    let view: BuiltView;
+    let own: ChatMessage[] | undefined;
+    let tokens: number;
     if (
       last !== undefined &&
       last.source === source &&
@@ -124,25 +128,24 @@ export class SentViews {
       (summary === undefined || summary.end <= last.length)
     ) {
       // Only appended to since the last call: the same view, with the new messages.
-      let tokens = last.tokens;
-      const added: ChatMessage[] = [];
+      own = last.own;
+      tokens = last.tokens;
       for (let index = last.length; index < source.length; index++) {
         const message = source[index]!;
         const sent =
           message.role === 'tool' && masked.has(message.tool_call_id)
             ? this.placeholder(source, index)
             : message;
-        added.push(sent);
+        own?.push(sent);
         tokens += this.count(sent);
       }
-      view = { messages: reduced ? last.messages.concat(added) : source, tokens };
     } else {
-      const messages = reduced ? sentMessages(source, reductions, this.placeholder) : source;
-      let tokens = 0;
-      for (const message of messages) tokens += this.count(message);
-      view = { messages, tokens };
+      const reduced = masked.size > 0 || summary !== undefined;
+      own = reduced ? sentMessages(source, reductions, this.placeholder) : undefined;
+      tokens = 0;
+      for (const message of own ?? source) tokens += this.count(message);
     }
-    this.#last = { ...view, source, length: source.length, masks: masked.size, summary };
-    return view;
+    this.#last = { source, length: source.length, masks: masked.size, summary, own, tokens };
+    return { messages: own ?? source, tokens };
   }
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolCall, ToolMessage } from '../../../src/index.js';
-import { placeholderOf } from '../../../src/orchestrator/context-window/mask-observations.js';
+import { groupThousands, placeholderOf } from '../../../src/orchestrator/context-window/mask-observations.js';
 
 const result = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: 'call_1', content });
 const call = (name: string, args: string): ToolCall => ({
@@ -40,5 +40,15 @@ describe('placeholderOf: what a masked result is sent as', () => {
     const placeholder = placeholderOf(result('abc'), call('search_text', long));
     expect(placeholder.content).toContain(`search_text(${long.slice(0, 120)}…) returned 3 characters`);
     expect(placeholderOf(result('abc'), undefined).content).toContain('the tool() returned 3 characters');
+  });
+});
+
+describe('groupThousands', () => {
+  it("writes a non-negative integer as toLocaleString('en-US') does", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.nat(), fc.maxSafeNat()), (value) => {
+        expect(groupThousands(value)).toBe(value.toLocaleString('en-US'));
+      }),
+    );
   });
 });

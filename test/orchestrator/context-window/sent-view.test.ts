@@ -38,7 +38,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe('SentViews.build: the sent view, extended between calls', () => {
-  it('always equals the view built from scratch, counted message by message, and never changes a view it returned', () => {
+  it('always equals the view built from scratch, counted message by message, and only appends to a view it returned', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
         const transcript: ChatMessage[] = [
@@ -92,7 +92,8 @@ describe('SentViews.build: the sent view, extended between calls', () => {
           if (masked.size === 0 && summary === undefined) expect(view.messages).toBe(transcript);
           else returned.push({ view: view.messages, copy: [...view.messages] });
         }
-        for (const { view, copy } of returned) expect(view).toEqual(copy);
+        // An earlier call's view still starts with what that call sent (its event snapshots it lazily).
+        for (const { view, copy } of returned) expect(view.slice(0, copy.length)).toEqual(copy);
       }),
       { numRuns: 300 },
     );
