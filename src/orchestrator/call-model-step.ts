@@ -11,7 +11,7 @@ import { checkResponse } from './check-response.js';
 import type { CheckedResponse } from './check-response.js';
 import { raceAbort } from './race-abort.js';
 import { readModelStream } from './read-model-stream.js';
-import { applyContextWindow, learnFromRefusal, recordContextCall } from './context-window/reduce-context.js';
+import type { ContextRequest } from './context-window/context-request.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { llmCallData } from './llm-call-data.js';
@@ -55,17 +55,25 @@ export async function callModelStep(
     ...(toolChoice === undefined ? {} : { toolChoice }),
   };
   const provider = adapter.provider ?? 'unknown';
-  const inWindow = config.contextWindow !== undefined && state.contextWindow !== undefined;
+  const contextWindow = state.contextWindow;
+  const contextRequest: ContextRequest = {
+    transcript: state.messages,
+    messages: options.messages,
+    tools,
+    turn: state.turns,
+    countUsage: (usage) => {
+      state.usage = addUsage(state.usage, usage);
+    },
+  };
   let messages = options.messages;
   // The transcript array only grows, so a prefix of it is snapshotted lazily (so is the context
   // window's sent view); messages from `prepareTurn` are already a copy of their own.
   let messagesGrow = messages === state.messages;
   let contextTokens: number | undefined;
-  if (inWindow) {
-    let plan = applyContextWindow(state, config, messages, tools, undefined);
-    if ('then' in plan) plan = await plan;
+  if (contextWindow !== undefined) {
+    const plan = await contextWindow.plan(contextRequest);
     messages = plan.messages;
-    messagesGrow = plan.messagesGrow;
+    messagesGrow = true;
     contextTokens = plan.tokens;
   }
   let started: number;
@@ -82,12 +90,10 @@ export async function callModelStep(
       }
       break;
     } catch (error) {
-      if (!inWindow || attempt > 0 || !ContextLengthError.isInstance(error)) throw error;
-      learnFromRefusal(state.contextWindow!, error);
-      const plan = await applyContextWindow(state, config, options.messages, tools, 'overflow');
-      if (!plan.reduced) throw error;
+      if (contextWindow === undefined || attempt > 0 || !ContextLengthError.isInstance(error)) throw error;
+      const plan = await contextWindow.recover(error, contextRequest);
+      if (plan === undefined) throw error;
       messages = plan.messages;
-      messagesGrow = plan.messagesGrow;
       contextTokens = plan.tokens;
     }
   }
@@ -97,7 +103,7 @@ export async function callModelStep(
   state.turns++;
   state.usage = addUsage(state.usage, response.usage);
   state.lastResponse = response;
-  if (contextTokens !== undefined) recordContextCall(state.contextWindow!, contextTokens, response.usage);
+  if (contextTokens !== undefined) contextWindow?.record(contextTokens, response.usage);
   const data = llmCallData({
     provider: adapter.provider,
     model: adapter.model,

@@ -8,7 +8,6 @@ import type {
   ToolCallRecord,
 } from '../durable/run-state.js';
 import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
-import { contextWindowJson } from './context-window/context-window-state.js';
 import type { RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 import { awaitingDecision } from './turn-progress.js';
@@ -64,7 +63,7 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
 function strategyState(state: RunState, turn: TurnProgress | undefined): { [feature: string]: JsonValue } {
   const features: { [feature: string]: JsonValue } = { loop: loopState(state) };
   if (turn !== undefined) features['turn'] = turnState(turn);
-  if (state.contextWindow !== undefined) features['contextWindow'] = contextWindowJson(state.contextWindow);
+  if (state.contextWindow !== undefined) features['contextWindow'] = state.contextWindow.save();
   return features;
 }
 

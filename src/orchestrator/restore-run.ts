@@ -1,4 +1,5 @@
-import { restoreContextWindowState } from './context-window/context-window-state.js';
+import { ContextWindow } from './context-window/context-window.js';
+import type { ContextWindowSetup } from './context-window/context-request.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
 import { validateRunState } from '../durable/validate-run-state.js';
@@ -41,8 +42,8 @@ export type RestoredRunHandles = Pick<
 > & {
   readonly guardOn: boolean;
   readonly generateId: () => string;
-  /** The resumed run's `contextWindow` window, when it has one. */
-  readonly contextWindowTokens: number | undefined;
+  /** What the resumed run's context window is made with, when `contextWindow` is on. */
+  readonly contextWindow: ContextWindowSetup | undefined;
 };
 
 /**
@@ -88,10 +89,9 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
     stopRequested:
       loop.stopRequested ?? ((saved.strategyState['turn'] ?? {}) as SavedTurnState).stop ?? undefined,
     contextWindow:
-      handles.contextWindowTokens === undefined
+      handles.contextWindow === undefined
         ? undefined
-        : restoreContextWindowState(saved.strategyState['contextWindow'], handles.contextWindowTokens),
-    contextLedger: undefined,
+        : ContextWindow.restore(saved.strategyState['contextWindow'], handles.contextWindow),
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
     fingerprint: handles.fingerprint,

@@ -6,8 +6,7 @@ import type { BudgetOverrun } from './budget.js';
 import type { ApprovalDecision } from '../durable/run-state.js';
 import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
-import type { ContextLedger } from './context-window/context-ledger.js';
-import type { ContextWindowState } from './context-window/context-window-state.js';
+import type { ContextWindow } from './context-window/context-window.js';
 import type { LoopGuardState } from './loop-guard.js';
 import type { TurnProgress } from './turn-progress.js';
 
@@ -52,14 +51,8 @@ export interface RunState {
   readonly checkpointStore: CheckpointStore | undefined;
   /** The `step` of the last checkpoint taken (saved, or handed out as `result.state`). */
   step: number;
-  /** What the context window has reduced and measured (plain JSON); `undefined` when `contextWindow` is off. */
-  readonly contextWindow: ContextWindowState | undefined;
-  /**
-   * The context window's token accounting: derived from the transcript and never saved, made on
-   * the first call. A field of the run, not an entry of a `WeakMap` keyed by it: the scavenger keeps
-   * a weak map's values alive, so every run's transcript would reach the old generation.
-   */
-  contextLedger: ContextLedger | undefined;
+  /** What each model call sends, kept under the model's window; `undefined` when `contextWindow` is off. */
+  readonly contextWindow: ContextWindow | undefined;
 
   readonly trace: TraceDispatcher;
   /** The run's own abort signal (see `liveRun`); every wait of the run races against it. */

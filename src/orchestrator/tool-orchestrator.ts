@@ -19,7 +19,7 @@ import type {
 } from './orchestrator-options.js';
 import { applyDecisions } from './approvals.js';
 import { loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
-import { createContextWindowState } from './context-window/context-window-state.js';
+import { ContextWindow } from './context-window/context-window.js';
 import { resolveContextWindow } from './context-window/resolve-context-window.js';
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { RunConfig } from './run-config.js';
@@ -283,7 +283,16 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         fingerprint: this.#fingerprint,
         guardOn: config.loopGuard !== undefined,
         generateId: this.#generateId,
-        contextWindowTokens: config.contextWindow?.maxTokens,
+        contextWindow:
+          config.contextWindow === undefined
+            ? undefined
+            : {
+                options: config.contextWindow,
+                adapter: config.adapter,
+                trace: live.trace,
+                now: this.#now,
+                signal: live.signal,
+              },
       },
     );
     this.#emitStart(state, config);
@@ -357,8 +366,13 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       contextWindow:
         config.contextWindow === undefined
           ? undefined
-          : createContextWindowState(config.contextWindow.maxTokens),
-      contextLedger: undefined,
+          : new ContextWindow({
+              options: config.contextWindow,
+              adapter: config.adapter,
+              trace,
+              now: this.#now,
+              signal,
+            }),
       trace,
       signal,
       now: this.#now,

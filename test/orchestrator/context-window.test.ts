@@ -443,6 +443,52 @@ describe("contextWindow: 'summarize'", () => {
     for (const messages of run.received) expectValidTranscript(messages);
   });
 
+  it('estimates a summary over results masked before (after a summary call failed) from what is sent', async () => {
+    const run = explorer(60);
+    let summaryCalls = 0;
+    const adapter: ModelAdapter = {
+      provider: 'scripted',
+      async call(messages, tools, options) {
+        if (tools.length === 0) {
+          summaryCalls++;
+          if (summaryCalls === 1) throw Object.assign(new Error('overloaded'), { code: 'server_error' });
+          return { content: `Read ${summaryCalls} batches of files.` };
+        }
+        return run.adapter.call(messages, tools, options);
+      },
+    };
+    const events: TraceEvent[] = [];
+    const orchestrator = new ToolOrchestrator(
+      adapter,
+      { read_file: readFile },
+      {
+        maxTurns: 61,
+        loopGuard: false,
+        contextWindow: { maxTokens: 32_768, strategy: 'summarize', keepRecent: 3 },
+        traceEmitter: (event) => void events.push(event),
+      },
+    );
+    const result = await orchestrator.run([{ role: 'user', content: 'Explore.' }], 'You explore code.');
+    expect(result.stopReason).toBe('final');
+    const strategies = events.flatMap((event) =>
+      event.type === 'context_compacted' ? [event.data.strategy] : [],
+    );
+    // The first summary call fails and masks instead; the next summary stands for masked results.
+    expect(strategies[0]).toBe('mask_observations');
+    expect(strategies.slice(1)).toContain('summarize');
+    // Each call's estimate, corrected by the provider's counts, stays within 10% of them.
+    const reported = result.contextTokens!;
+    expect(reported).toHaveLength(run.sentTokens.length);
+    for (let index = 2; index < reported.length; index++) {
+      expect(
+        Math.abs(reported[index]! - run.sentTokens[index]!) / run.sentTokens[index]!,
+        `call ${index}: estimated ${reported[index]}, sent ${run.sentTokens[index]}`,
+      ).toBeLessThan(0.1);
+    }
+    // A summary is written only when the window fills up again, not on every other call.
+    expect(summaryCalls).toBeLessThan(run.sentTokens.length / 4);
+  });
+
   it("traceContent: 'metadata' leaves the summary out of the event", async () => {
     const run = explorer(40);
     const adapter: ModelAdapter = {

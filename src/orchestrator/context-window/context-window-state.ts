@@ -1,3 +1,6 @@
+/** Why the context is reduced: the next call would pass the limit, or the provider refused it as too long. */
+export type ReductionReason = 'high_water' | 'overflow';
+
 /**
  * The summary that stands in for transcript messages `start` to `end` (exclusive) in what is sent
  * (the `'summarize'` strategy).
@@ -12,7 +15,7 @@ export type ContextSummary = {
 /**
  * What a run's context window keeps between calls: plain JSON, so a checkpointed run can store it
  * beside the full transcript and resume with the same reductions (and the same sent prefix).
- * Token counts are not kept: they are derived from the transcript again, once, after a resume.
+ * Token counts are not kept: they are derived from the transcript again after a resume.
  */
 export interface ContextWindowState {
   /** The window in force: the option's, or smaller when a provider's error named a smaller one. */
@@ -79,8 +82,10 @@ export function restoreContextWindowState(saved: unknown, maxTokens: number): Co
     summary:
       summary != null &&
       typeof summary.content === 'string' &&
-      typeof summary.start === 'number' &&
-      typeof summary.end === 'number'
+      Number.isInteger(summary.start) &&
+      Number.isInteger(summary.end) &&
+      summary.start >= 0 &&
+      summary.start < summary.end
         ? { content: summary.content, start: summary.start, end: summary.end }
         : undefined,
     calibration: typeof stored.calibration === 'number' && stored.calibration > 0 ? stored.calibration : 1,

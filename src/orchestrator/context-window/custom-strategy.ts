@@ -1,76 +1,24 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ChatMessage } from '../../model/messages.js';
 import { raceAbort } from '../race-abort.js';
-import type { RunConfig } from '../run-config.js';
-import type { RunState } from '../run-state.js';
 import { pairingProblem } from './check-pairing.js';
-import type { ContextLedger } from './context-ledger.js';
-import type { ResolvedContextWindow } from './context-window-options.js';
-import { emitCompacted } from './emit-compacted.js';
-import type { ReductionReason } from './emit-compacted.js';
-
-type Strategy = Extract<ResolvedContextWindow['strategy'], (...args: never[]) => unknown>;
-
-/** What a custom strategy is asked to reduce. */
-export interface CustomReductionRequest {
-  /** What the call would send. */
-  readonly sent: readonly ChatMessage[];
-  /** Its estimate, before calibration, tool definitions included. */
-  readonly raw: number;
-  readonly toolTokens: number;
-  readonly limit: number;
-  readonly reason: ReductionReason;
-}
+import type { ContextStrategy, ContextStrategyInfo } from './context-window-options.js';
 
 /**
- * A user's `ContextStrategy`: called with what would be sent and the estimate, its answer checked
- * for the call/result pairing, counted, and traced as `context_compacted`. Resolves to what is
- * sent and its estimate before calibration.
+ * Calls a user's `ContextStrategy` with what would be sent, and checks what it returns for the
+ * pairing of each call with its results. Resolves to a copy of it (the strategy may reuse its
+ * array, and an event's snapshot must not change).
  *
  * @throws {InvalidArgumentError} when the strategy breaks the pairing of a call and its results.
+ * @throws {AbortedError} when `info.signal` aborts first.
  */
-export async function reduceWithStrategy(
-  state: RunState,
-  config: RunConfig,
-  ledger: ContextLedger,
-  request: CustomReductionRequest,
-): Promise<{ readonly messages: readonly ChatMessage[]; readonly raw: number }> {
-  const context = state.contextWindow!;
-  const window = config.contextWindow!;
-  const { sent, limit } = request;
-  const before = Math.round(request.raw * context.calibration);
-  const messages = await customReduction(state, window.strategy as Strategy, sent, {
-    tokens: before,
-    limit,
-    target: Math.floor(limit * window.lowWaterMark),
-    reason: request.reason,
-  });
-  const raw = ledger.countMessages(messages) + request.toolTokens;
-  emitCompacted(
-    state,
-    'custom',
-    request.reason,
-    before,
-    raw,
-    limit,
-    [],
-    Math.max(0, sent.length - messages.length),
-  );
-  return { messages, raw };
-}
-
-async function customReduction(
-  state: RunState,
-  strategy: Strategy,
+export async function runCustomStrategy(
+  strategy: ContextStrategy,
   messages: readonly ChatMessage[],
-  info: { tokens: number; limit: number; target: number; reason: ReductionReason },
+  info: ContextStrategyInfo,
 ): Promise<readonly ChatMessage[]> {
-  const signal = state.signal;
-  const pending = strategy(messages, {
-    ...info,
-    turn: state.turns,
-    ...(signal === undefined ? {} : { signal }),
-  });
+  const pending = strategy(messages, info);
+  const signal = info.signal;
   const result: unknown = await (signal === undefined
     ? pending
     : raceAbort(Promise.resolve(pending), signal));
@@ -82,6 +30,5 @@ async function customReduction(
       message: `${problem}. A strategy must keep every assistant tool call answered by its tool message right after it (drop or keep a call and its results together).`,
     });
   }
-  // Copied: the strategy may reuse its array, and an event's snapshot must not change.
   return [...(result as readonly ChatMessage[])];
 }

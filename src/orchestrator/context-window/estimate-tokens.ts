@@ -3,67 +3,30 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 
 /** Characters per token of ASCII and Latin-1 text: code, English and Western European prose on DeepSeek's and OpenAI's tokenizers. */
-export const charactersPerToken = 4;
-/**
- * Characters above U+00FF. Text without any (ASCII, and the Latin-1 letters of Western European
- * languages) is usually stored one byte per character, and V8 then answers this search without
- * reading it (a slice of a text that has some is stored two bytes per character, and is read).
- */
+const charactersPerToken = 4;
+
+/** Any character above U+00FF (the end of Latin-1). */
 const beyondLatin1 = /[\u0100-\uffff]/;
-/** Texts up to this long are checked character by character. */
-const shortText = 32;
-/**
- * A long text with some characters above U+00FF is checked at every 64th character, so a run of
- * other scripts that long (a line of CJK) is always seen, and a few typographic dashes or quotes
- * in English text do not move it off the count by length.
- */
-const checkStride = 64;
 
 /**
- * The default token counter, made to cost next to nothing per message: text of ASCII and Latin-1
- * characters (code, English, JSON, Western European languages) counts as its length over 4, which
- * is as close to DeepSeek's tokenizer as tokenx on code and prose, and closer on German, French,
- * Spanish, Italian and Portuguese; text with other characters (CJK, Cyrillic, Greek, emoji), where
- * length says little, gets tokenx's estimate (rules per word, punctuation and script). A text
- * longer than 256 characters that has characters above U+00FF is checked at every 64th character,
- * not whole: a few scattered ones (a dash, curly quotes) leave it counted by length, and any run
- * of 64 or more is seen. The loop corrects the estimate with the provider's reported prompt
- * tokens after every call. See docs/context-window.md for how close it is.
+ * The default token counter. A text whose characters are all at most U+00FF (code, English, JSON,
+ * the accented letters of Western European languages) counts as its length over 4, rounded up;
+ * any other text (CJK, Cyrillic, Greek, emoji, or a single typographic dash) gets tokenx's
+ * estimate (rules per word, punctuation and script). The loop corrects the estimate with the
+ * provider's reported prompt tokens after every call. See docs/context-window.md for how close it is.
  *
  * @example
  * estimateTokens('const answer = 42;'); // 5
  */
 export function estimateTokens(text: string): number {
-  return countsByLength(text) ? Math.ceil(text.length / charactersPerToken) : estimateTokenCount(text);
-}
-
-/** True when no character of `text` is above U+00FF (checked whole, unlike the estimate's sampling). */
-export function isLatin1(text: string): boolean {
-  const length = text.length;
-  // Short texts (names, arguments) are read character by character: cheaper than a call of a
-  // regular expression.
-  if (length <= shortText) {
-    for (let index = 0; index < length; index++) if (text.charCodeAt(index) > 0xff) return false;
-    return true;
-  }
-  return !beyondLatin1.test(text);
-}
-
-function countsByLength(text: string): boolean {
-  if (isLatin1(text)) return true;
-  const length = text.length;
-  if (length <= checkStride * 4) return false;
-  for (let index = checkStride >> 1; index < length; index += checkStride) {
-    if (text.charCodeAt(index) > 0xff) return false;
-  }
-  return true;
+  return beyondLatin1.test(text) ? estimateTokenCount(text) : Math.ceil(text.length / charactersPerToken);
 }
 
 /** The default `countTokens`: {@link estimateTokens}. */
 export const defaultCountTokens = estimateTokens;
 
 /** Tokens the chat template adds around each message (role, separators), as OpenAI counts them. */
-export const perMessageTokens = 4;
+const perMessageTokens = 4;
 /** Tokens around each tool call in an assistant message (id, type, braces). */
 const perToolCallTokens = 8;
 
@@ -84,21 +47,10 @@ export function messageTokens(message: ChatMessage, countTokens: (text: string) 
   return tokens;
 }
 
-/** Counts of tool lists, kept across runs: an orchestrator sends the same list on every call. */
-const toolsCounts = new WeakMap<
-  readonly ModelToolDefinition[],
-  { readonly countTokens: (text: string) => number; readonly tokens: number }
->();
-
-/** The estimated tokens of the tool definitions a call sends (their JSON), counted once per list and counter. */
+/** The estimated tokens of the tool definitions a call sends (their JSON). */
 export function toolsTokens(
   tools: readonly ModelToolDefinition[],
   countTokens: (text: string) => number,
 ): number {
-  if (tools.length === 0) return 0;
-  const counted = toolsCounts.get(tools);
-  if (counted !== undefined && counted.countTokens === countTokens) return counted.tokens;
-  const tokens = countTokens(JSON.stringify(tools));
-  toolsCounts.set(tools, { countTokens, tokens });
-  return tokens;
+  return tools.length === 0 ? 0 : countTokens(JSON.stringify(tools));
 }

@@ -1,14 +1,11 @@
 import { isAbortError } from '../../errors/aborted-error.js';
 import { errorCode, errorName } from '../../errors/describe-value.js';
 import type { ChatMessage } from '../../model/messages.js';
-import { addUsage } from '../../model/usage.js';
+import type { ModelAdapter } from '../../model/model-adapter.js';
+import type { Usage } from '../../model/usage.js';
+import type { TraceDispatcher } from '../../tracing/trace-dispatcher.js';
 import { raceAbort } from '../race-abort.js';
-import type { RunConfig } from '../run-config.js';
-import type { RunState } from '../run-state.js';
-import type { ContextLedger } from './context-ledger.js';
-import { emitCompacted } from './emit-compacted.js';
-import type { ReductionReason } from './emit-compacted.js';
-import { summaryMessage } from './summary-message.js';
+import type { ContextSummary, ReductionReason } from './context-window-state.js';
 
 /** What the summary call is asked to do. */
 const summarizerPrompt =
@@ -21,13 +18,30 @@ const summaryAllowance = 700;
 const maxQuotedCharacters = 1500;
 
 /** How a summary is asked for. */
-export interface SummarizeRequest {
+export interface SummarizeOptions {
+  readonly transcript: readonly ChatMessage[];
+  /** The summary in force, which the new one replaces (and is written from). */
+  readonly previous: ContextSummary | undefined;
   readonly reason: ReductionReason;
+  /** The latest tool results never summarized (none after a refusal). */
+  readonly keepRecent: number;
   /** Tokens (before calibration) to take out of what is sent. */
   readonly excess: number;
-  /** The estimate before the reduction, for the trace. */
-  readonly before: number;
-  readonly limit: number;
+  /** The estimated tokens of a transcript message. */
+  readonly count: (message: ChatMessage) => number;
+  readonly adapter: ModelAdapter;
+  readonly signal: AbortSignal | undefined;
+  readonly trace: TraceDispatcher;
+  readonly now: () => number;
+  /** Counts the summary call's usage towards the run's. */
+  readonly countUsage: (usage: Usage) => void;
+}
+
+/** A summary the model wrote, and what its call cost. */
+export interface WrittenSummary {
+  readonly summary: ContextSummary;
+  readonly usage: Usage | undefined;
+  readonly durationMs: number;
 }
 
 /**
@@ -35,82 +49,70 @@ export interface SummarizeRequest {
  * previous summary, if any) into one user message that replaces them in what is sent. Turns are
  * cut whole, before an assistant or user message, so every call keeps its results; the system
  * prompt, the first user message and the `keepRecent` latest results are never summarized. The
- * call is traced in `context_compacted` and its usage counts towards the run's. Resolves to false
- * (the caller then masks) when there is nothing to summarize or the call fails.
+ * call's usage counts towards the run's. Resolves to `undefined` (the caller then masks) when
+ * there is nothing to summarize, or when the call fails (traced as a `summarize_failed` warning).
+ *
+ * @throws {AbortedError} when the signal aborts the call.
  */
-export async function summarizeOldestTurns(
-  state: RunState,
-  config: RunConfig,
-  ledger: ContextLedger,
-  request: SummarizeRequest,
-): Promise<boolean> {
-  const context = state.contextWindow!;
-  const window = config.contextWindow!;
-  const transcript = state.messages;
+export async function summarizeOldestTurns(options: SummarizeOptions): Promise<WrittenSummary | undefined> {
+  const { transcript, previous, reason, signal } = options;
   const head = headLength(transcript);
-  const previous = context.summary;
   const from = previous?.end ?? head;
-  const keep = request.reason === 'overflow' ? 0 : window.keepRecent;
-  const order = ledger.toolOrder;
-  // The first kept result's assistant message bounds the cut.
-  const keptResult = order.length - keep;
-  let cap = keptResult < order.length ? ledger.toolIndices[Math.max(0, keptResult)]! : transcript.length - 1;
-  while (cap > 0 && transcript[cap]!.role === 'tool') cap--;
+  const cap = summaryCap(transcript, reason === 'overflow' ? 0 : options.keepRecent);
   let end = from;
   let removed = 0;
   for (let index = from; index < cap; index++) {
-    removed += ledger.tokens[index]!;
+    removed += options.count(transcript[index]!);
     const next = index + 1;
     if (transcript[next]?.role !== 'tool') end = next;
-    if (request.reason === 'high_water' && removed >= request.excess + summaryAllowance && end === next)
-      break;
+    if (reason === 'high_water' && removed >= options.excess + summaryAllowance && end === next) break;
   }
-  if (end <= from) return false;
+  if (end <= from) return undefined;
   const input: ChatMessage[] = [
     { role: 'system', content: summarizerPrompt },
     { role: 'user', content: render(previous?.content, transcript.slice(from, end)) },
   ];
-  const started = config.now();
-  const signal = state.signal;
-  let content: string;
+  const started = options.now();
   try {
-    const pending = config.adapter.call(input, [], signal === undefined ? {} : { signal });
+    const pending = options.adapter.call(input, [], signal === undefined ? {} : { signal });
     const response = await (signal === undefined ? pending : raceAbort(pending, signal));
-    state.usage = addUsage(state.usage, response.usage);
-    content = typeof response.content === 'string' ? response.content.trim() : '';
+    if (response.usage !== undefined) options.countUsage(response.usage);
+    const content = typeof response.content === 'string' ? response.content.trim() : '';
     if (content === '') throw new Error('the model answered with no summary');
-    const summaryTokens = (text: string | undefined): number =>
-      text === undefined ? 0 : ledger.countMessages([summaryMessage(text)]);
-    const rawAfter =
-      request.before / context.calibration -
-      ledger.rangeTokens(from, end) -
-      summaryTokens(previous?.content) +
-      summaryTokens(content);
-    context.summary = { content, start: head, end };
-    emitCompacted(
-      state,
-      'summarize',
-      request.reason,
-      request.before,
-      rawAfter,
-      request.limit,
-      [],
-      end - head,
-      {
-        summary: content,
-        ...(response.usage === undefined ? {} : { usage: response.usage }),
-        durationMs: config.now() - started,
-      },
-    );
+    return {
+      summary: { content, start: head, end },
+      usage: response.usage,
+      durationMs: options.now() - started,
+    };
   } catch (error) {
     if (isAbortError(error, signal)) throw error;
-    state.trace.emit('warning', {
+    options.trace.emit('warning', {
       code: 'summarize_failed',
       message: `The summary call failed (${errorName(error)}${errorCode(error) === undefined ? '' : ` ${errorCode(error)}`}); older tool results are masked instead.`,
     });
-    return false;
+    return undefined;
   }
-  return true;
+}
+
+/**
+ * Where a summary must stop: the assistant message of the first of the `keep` latest tool results
+ * (the last message when none is kept); 0 when the transcript has no results to keep.
+ */
+function summaryCap(transcript: readonly ChatMessage[], keep: number): number {
+  let cap = transcript.length - 1;
+  if (keep > 0) {
+    let seen = 0;
+    let firstKept = -1;
+    for (let index = transcript.length - 1; index >= 0 && seen < keep; index--) {
+      if (transcript[index]!.role !== 'tool') continue;
+      seen++;
+      firstKept = index;
+    }
+    if (firstKept < 0) return 0;
+    cap = firstKept;
+  }
+  while (cap > 0 && transcript[cap]!.role === 'tool') cap--;
+  return cap;
 }
 
 /** The leading system messages and the first user message: never summarized. */

@@ -36,10 +36,15 @@ describe('estimateTokens: the default countTokens', () => {
     expect(estimateTokenCount(long)).not.toBe(Math.ceil(long.length / 4));
   });
 
-  it('counts a long text by length when characters above U+00FF are only scattered in it (dashes, quotes)', () => {
-    const text = `${code.repeat(20)}— “done”`;
-    expect(text.length).toBeGreaterThan(256);
-    expect(estimateTokens(text)).toBe(Math.ceil(text.length / 4));
+  it("gives a text with even one character above U+00FF anywhere (a dash, a quote) tokenx's estimate", () => {
+    const host = code.repeat(100);
+    for (const character of ['—', '“', 'ł', '€', '😀']) {
+      for (const at of [0, 1, 63, 64, 1000, 3333, host.length]) {
+        const text = `${host.slice(0, at)}${character}${host.slice(at)}`;
+        expect(estimateTokens(text), `${character} at ${at}`).toBe(estimateTokenCount(text));
+        expect(estimateTokens(text)).not.toBe(Math.ceil(text.length / 4));
+      }
+    }
   });
 
   it('sees a run of 64 characters above U+00FF anywhere in a long ASCII or Latin-1 text', () => {
