@@ -6,7 +6,7 @@ import type { ToolExecutionContext, ToolRegistry } from '../tools/define-tool.js
 import { parseArguments } from '../tools/parse-arguments.js';
 import { errorContent } from '../tools/serialize-result.js';
 import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
-import type { Refusal } from './gate-tool-calls.js';
+import type { Refusal } from './turn-progress.js';
 import type { RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 

@@ -13,9 +13,23 @@ import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
 
-/** Runs the loop from `state` to its end or a pause, with the run's last checkpoint saved. */
+/** Announces the run and runs the loop from `state` to its end or a pause, with its last checkpoint saved. */
 export async function driveRun(state: RunState, config: RunConfig): Promise<RunResult> {
+  try {
+    return await drive(state, config);
+  } finally {
+    state.release();
+  }
+}
+
+async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
   const { trace, signal } = state;
+  trace.emit('run_start', {
+    messageCount: state.messages.length,
+    toolNames: Object.keys(config.registry),
+    maxTurns: config.maxTurns,
+    requestId: state.requestId,
+  });
   let stopReason: RunStateStopReason;
   try {
     // The first checkpoint: a crash during the first model call leaves a run to resume.

@@ -1,23 +1,10 @@
 import type { ToolCall } from '../model/messages.js';
-import type { ToolErrorCode } from '../tools/tool-call-outcome.js';
 import { refusedCallMessage, spentOverrun } from './budget.js';
 import { checkCall, loopStopMessage } from './loop-guard.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
+import type { Refusal } from './turn-progress.js';
 import { recordOverrun, requestStop } from './stop-reason.js';
-
-/** A call answered with an error instead of being run. */
-export interface Refusal {
-  readonly errorCode: ToolErrorCode;
-  /** The model-facing error; for a blocked repeat it is built once the quoted result is known. */
-  readonly error: string;
-  /** A repeat the loop guard blocked: its place in the streak, and which result to quote. */
-  readonly blocked?: {
-    readonly streak: number;
-    /** Index in this turn of the identical call whose result is quoted; -1: the result remembered from an earlier turn. */
-    readonly quotes: number;
-  };
-}
 
 /** Which of a turn's calls run, decided in call order before any of them runs. */
 export interface GatedCalls {

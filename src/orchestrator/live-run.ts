@@ -3,6 +3,12 @@ import { TraceDispatcher } from '../tracing/trace-dispatcher.js';
 import type { TraceEvent } from '../tracing/trace-events.js';
 import type { ToolOrchestratorOptions } from './orchestrator-options.js';
 import type { SignalWatchers } from '../shared/signal-watchers.js';
+import type { CheckpointStore } from '../durable/checkpoint-store.js';
+import type { RunFingerprint } from '../durable/run-fingerprint.js';
+import type { RunState as SavedRunState } from '../durable/run-state.js';
+import { ContextWindow } from './context-window/context-window.js';
+import type { RunConfig } from './run-config.js';
+import type { RunHandles } from './run-state.js';
 
 /** What `stream()` adds to a run: its event listener, its text sink, its abort signal, and streaming on. */
 export interface StreamHooks {
@@ -11,21 +17,14 @@ export interface StreamHooks {
   readonly signal: AbortSignal;
 }
 
-/** What a run (new or resumed) reports and aborts through. */
-export interface LiveRun {
-  readonly trace: TraceDispatcher;
-  /**
-   * The run's own signal: aborted when the orchestrator's, the run's or `stream()`'s signal aborts.
-   * Every wait of the run races against it. `undefined` when no signal was given.
-   */
-  readonly signal: AbortSignal | undefined;
-  /** Stops following the given signals; call it when the run settles. */
-  readonly dispose: () => void;
-}
-
-/** What {@link liveRun} builds a run's dispatcher and signal from. */
+/** What {@link liveRun} builds a run's handles from. */
 export interface LiveRunOptions {
   readonly runId: string;
+  readonly config: RunConfig;
+  readonly checkpointStore: CheckpointStore | undefined;
+  readonly fingerprint: RunFingerprint;
+  /** The saved run a resume restores (its context window's state); `undefined` for a new run. */
+  readonly saved: SavedRunState | undefined;
   /** The orchestrator's options. */
   readonly options: Pick<
     ToolOrchestratorOptions,
@@ -45,16 +44,24 @@ export interface LiveRunOptions {
   readonly now: () => number;
 }
 
-/** The run's trace dispatcher and combined abort signal. */
+/**
+ * A run's handles in this process: its trace dispatcher, its own signal (aborted when the
+ * orchestrator's, the run's or `stream()`'s signal aborts; `undefined` when none was given), its
+ * store, fingerprint and context window.
+ */
 export function liveRun({
   runId,
+  config,
+  checkpointStore,
+  fingerprint,
+  saved,
   options,
   runOptions,
   hooks,
   emitter,
   watchers,
   now,
-}: LiveRunOptions): LiveRun {
+}: LiveRunOptions): RunHandles {
   const { signal, dispose } = followSignals(watchers, [options.signal, runOptions.signal, hooks?.signal]);
   const parentRunId = runOptions.parentRunId ?? options.parentRunId;
   const runListeners = [runOptions.onEvent, hooks?.onEvent].filter(
@@ -71,7 +78,26 @@ export function liveRun({
     now,
     ...(options.onTraceError === undefined ? {} : { onSinkError: options.onTraceError }),
   });
-  return { trace, signal, dispose };
+  const setup =
+    config.contextWindow === undefined
+      ? undefined
+      : { options: config.contextWindow, adapter: config.adapter, trace, now, signal };
+  const contextWindow =
+    setup === undefined
+      ? undefined
+      : saved === undefined
+        ? new ContextWindow(setup)
+        : ContextWindow.restore(saved.strategyState['contextWindow'], setup);
+  return {
+    trace,
+    signal,
+    now,
+    onText: hooks?.onText,
+    checkpointStore,
+    fingerprint,
+    contextWindow,
+    release: dispose,
+  };
 }
 
 /**

@@ -1,18 +1,19 @@
-import { ContextWindow } from './context-window/context-window.js';
-import type { ContextWindowSetup } from './context-window/context-request.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
 import { validateRunState } from '../durable/validate-run-state.js';
+import { compareFingerprints } from '../durable/run-fingerprint.js';
+import type { RunFingerprint } from '../durable/run-fingerprint.js';
+import { ResumeMismatchError } from '../errors/resume-mismatch-error.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { ToolCall } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import type { BudgetOverrun, ModelPricing } from './budget.js';
 import { costUsd } from './budget.js';
 import type { RunResult } from './orchestrator-options.js';
-import type { Refusal } from './gate-tool-calls.js';
+import type { Refusal } from './turn-progress.js';
 import type { LoopGuardState } from './loop-guard.js';
 import { createLoopGuardState } from './loop-guard.js';
-import type { RunState } from './run-state.js';
+import type { RunHandles, RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 
 /** What `strategyState.loop` holds (see `takeSnapshot`). */
@@ -35,23 +36,19 @@ interface SavedTurnState {
   readonly activeTools?: string[] | null;
 }
 
-/** The live handles and settings a restored run gets from the process that resumes it. */
-export type RestoredRunHandles = Pick<
-  RunState,
-  'trace' | 'signal' | 'onText' | 'now' | 'checkpointStore' | 'fingerprint'
-> & {
+/** What a restored run needs of the process that resumes it, besides its handles. */
+export interface RestoreSettings {
   readonly guardOn: boolean;
+  /** Makes a request id for a state saved without one. */
   readonly generateId: () => string;
-  /** What the resumed run's context window is made with, when `contextWindow` is on. */
-  readonly contextWindow: ContextWindowSetup | undefined;
-};
+}
 
 /**
  * The run's live state rebuilt from a saved one: its transcript (copied), counters, loop guard and
  * budget memory, approvals, and the turn whose calls were being answered with every recorded outcome.
  * The run's clock goes on from the time it had run (time spent saved does not count to `maxDurationMs`).
  */
-export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): RunState {
+export function restoreRun(saved: SavedRunState, handles: RunHandles, settings: RestoreSettings): RunState {
   const loop = (saved.strategyState['loop'] ?? {}) as SavedLoopState;
   const messages = saved.messages.slice();
   // Every id a decision, a waiting call or the current turn names counts as used, whatever the
@@ -75,7 +72,7 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
   const savedGuard = loop.loopGuard;
   return {
     runId: saved.runId,
-    requestId: loop.requestId ?? handles.generateId(),
+    requestId: loop.requestId ?? settings.generateId(),
     messages,
     startedAt: handles.now() - (loop.elapsedMs ?? 0),
     toolCallIds,
@@ -84,23 +81,14 @@ export function restoreRun(saved: SavedRunState, handles: RestoredRunHandles): R
     lastResponse,
     toolCallsMade: loop.toolCallsMade ?? 0,
     toolChoiceReset: loop.toolChoiceReset ?? false,
-    loopGuard: handles.guardOn ? { ...createLoopGuardState(), ...(savedGuard ?? {}) } : undefined,
+    loopGuard: settings.guardOn ? { ...createLoopGuardState(), ...(savedGuard ?? {}) } : undefined,
     budgetOverrun: loop.budgetOverrun ?? undefined,
     stopRequested:
       loop.stopRequested ?? ((saved.strategyState['turn'] ?? {}) as SavedTurnState).stop ?? undefined,
-    contextWindow:
-      handles.contextWindow === undefined
-        ? undefined
-        : ContextWindow.restore(saved.strategyState['contextWindow'], handles.contextWindow),
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
-    fingerprint: handles.fingerprint,
-    checkpointStore: handles.checkpointStore,
     step: saved.step,
-    trace: handles.trace,
-    signal: handles.signal,
-    now: handles.now,
-    onText: handles.onText,
+    ...handles,
   };
 }
 
@@ -177,6 +165,31 @@ export async function loadSavedRun(
     });
   }
   return saved;
+}
+
+/**
+ * Checks that the run is resumed with the tools and model it was saved with.
+ *
+ * @throws {ResumeMismatchError} listing what changed.
+ */
+export function checkFingerprint(saved: SavedRunState, current: RunFingerprint): void {
+  const changes = compareFingerprints(saved.fingerprint, current);
+  if (changes.length > 0) throw new ResumeMismatchError({ runId: saved.runId, changes });
+}
+
+/**
+ * Checks that a run id given up front is new to the store, so a stale checkpoint never hides a new run.
+ *
+ * @throws {InvalidArgumentError} when the store has a checkpoint of that id.
+ */
+export async function checkNewRunId(runId: string, store: CheckpointStore | undefined): Promise<void> {
+  if (store === undefined || (await store.load(runId)) === undefined) return;
+  throw new InvalidArgumentError({
+    argument: 'runOptions.runId',
+    value: runId,
+    message:
+      'already has a checkpoint in the checkpointStore: resume it with orchestrator.resume(runId), delete it with store.delete(runId), or use a new id.',
+  });
 }
 
 /** The result a run that had ended resolved to, rebuilt from its last checkpoint (no traces: nothing ran). */

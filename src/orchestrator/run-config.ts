@@ -4,7 +4,11 @@ import type { ToolRunner } from '../tools/tool-runner.js';
 import type { RunBudget } from './budget.js';
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import type { ResolvedLoopGuard } from './loop-guard.js';
-import type { OnCutShort } from './orchestrator-options.js';
+import type { OnCutShort, RunOptions, ToolOrchestratorOptions } from './orchestrator-options.js';
+import { mergeBudgets } from './budget.js';
+import { resolveContextWindow } from './context-window/resolve-context-window.js';
+import { resolveLoopGuard } from './loop-guard.js';
+import type { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 
@@ -38,4 +42,61 @@ export interface RunConfig {
   /** Some tool of the registry has `needsApproval`: calls are asked about before a turn runs. */
   readonly approvals: boolean;
   readonly now: () => number;
+}
+
+/** What {@link resolveRunConfig} resolves a run's configuration from. */
+export interface RunConfigSources<Context extends object> {
+  readonly adapter: ModelAdapter;
+  readonly registry: ToolRegistry;
+  readonly definitions: ToolDefinitionsCache;
+  readonly runner: ToolRunner;
+  /** The orchestrator's options. */
+  readonly options: ToolOrchestratorOptions<Context>;
+  /** The run's own options, over the orchestrator's. */
+  readonly runOptions: RunOptions<Context>;
+  /** The run is a `stream()`: the adapter's stream is read whenever it has one. */
+  readonly streaming: boolean;
+  readonly stopConditions: readonly StopCondition[];
+  /** The orchestrator's `contextWindow`, resolved once. */
+  readonly contextWindow: ResolvedContextWindow | undefined;
+  readonly now: () => number;
+}
+
+/** The configuration of one run: the run's options over the orchestrator's, with their defaults. */
+export function resolveRunConfig<Context extends object>(sources: RunConfigSources<Context>): RunConfig {
+  const { options, runOptions, adapter, definitions } = sources;
+  return {
+    adapter,
+    registry: sources.registry,
+    // Read before every model call: a getter, so a registry changed mid-run is seen next turn.
+    get tools() {
+      return definitions.current();
+    },
+    runner: sources.runner,
+    context: runOptions.context ?? options.context ?? {},
+    maxTurns: runOptions.maxTurns ?? options.maxTurns ?? 10,
+    onCutShort: options.onCutShort ?? 'return',
+    finalAnswerPrompt: options.finalAnswerPrompt,
+    stream: sources.streaming ? typeof adapter.stream === 'function' : (options.stream ?? false),
+    concurrency: options.toolConcurrency ?? 1,
+    stopConditions: sources.stopConditions,
+    prepareTurn: runOptions.prepareTurn ?? options.prepareTurn,
+    toolChoice: runOptions.toolChoice ?? options.toolChoice,
+    resetToolChoice: options.resetToolChoice ?? true,
+    repairToolCall: options.repairToolCall,
+    loopGuard: resolveLoopGuard(runOptions.loopGuard ?? options.loopGuard),
+    budget: mergeBudgets(options.budget, runOptions.budget),
+    contextWindow:
+      runOptions.contextWindow === undefined
+        ? sources.contextWindow
+        : resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, adapter),
+    abortGraceMs: options.abortGraceMs ?? 2_000,
+    maxTraceChars: options.maxTraceChars ?? 200_000,
+    toolResultChars:
+      options.toolRunner === undefined ? (options.maxToolResultChars ?? 100_000) : Number.POSITIVE_INFINITY,
+    approvals: Object.values(sources.registry).some(
+      (tool) => tool.needsApproval !== undefined && tool.needsApproval !== false,
+    ),
+    now: sources.now,
+  };
 }

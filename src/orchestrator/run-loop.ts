@@ -1,7 +1,8 @@
 import type { RunStateStopReason } from '../durable/run-state.js';
 import { callModelStep } from './call-model-step.js';
 import { assistantMessage } from './assistant-message.js';
-import { answerToolCalls, executeToolsStep } from './execute-tools-step.js';
+import { answerToolCalls } from './answer-tool-calls.js';
+import { executeToolsStep } from './execute-tools-step.js';
 import { prepareTurnStep } from './prepare-turn-step.js';
 import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import type { Usage } from '../model/usage.js';
+import { emptyUsage } from '../model/usage.js';
 import type { TraceDispatcher } from '../tracing/trace-dispatcher.js';
 import type { BudgetOverrun } from './budget.js';
 import type { ApprovalDecision } from '../durable/run-state.js';
@@ -8,14 +9,14 @@ import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { ContextWindow } from './context-window/context-window.js';
 import type { LoopGuardState } from './loop-guard.js';
+import { createLoopGuardState } from './loop-guard.js';
 import type { TurnProgress } from './turn-progress.js';
 
 /**
- * Everything one run owns; runs share nothing. The data fields are plain values (a `Set` of ids
- * aside), so a run could be saved after any step and resumed; `trace`, `signal` and `onText` are
- * the live handles of this process.
+ * What a run knows of itself, as plain values (a `Set` of ids aside): what a checkpoint saves
+ * (`takeSnapshot`) and a resume reads back (`restoreRun`).
  */
-export interface RunState {
+export interface RunProgress {
   readonly runId: string;
   readonly requestId: string;
   /**
@@ -45,15 +46,12 @@ export interface RunState {
   currentTurn: TurnProgress | undefined;
   /** People's decisions on calls that needed approval, by tool call id. */
   readonly approvalDecisions: Record<string, ApprovalDecision>;
-  /** The tool set and model of the run, saved with every checkpoint. */
-  readonly fingerprint: RunFingerprint;
-  /** Where checkpoints go; `undefined` without a `checkpointStore`. */
-  readonly checkpointStore: CheckpointStore | undefined;
   /** The `step` of the last checkpoint taken (saved, or handed out as `result.state`). */
   step: number;
-  /** What each model call sends, kept under the model's window; `undefined` when `contextWindow` is off. */
-  readonly contextWindow: ContextWindow | undefined;
+}
 
+/** What a run works with that lives only in this process; none of it is saved as it is. */
+export interface RunHandles {
   readonly trace: TraceDispatcher;
   /** The run's own abort signal (see `liveRun`); every wait of the run races against it. */
   readonly signal: AbortSignal | undefined;
@@ -61,4 +59,51 @@ export interface RunState {
   readonly now: () => number;
   /** Receives the content as it arrives (deltas, or each response's content): `RunStream.textStream`. */
   readonly onText: ((text: string) => void) | undefined;
+  /** Where checkpoints go; `undefined` without a `checkpointStore`. */
+  readonly checkpointStore: CheckpointStore | undefined;
+  /** The tool set and model of the run, saved with every checkpoint. */
+  readonly fingerprint: RunFingerprint;
+  /**
+   * What each model call sends, kept under the model's window (it saves its own state in each
+   * checkpoint); `undefined` when `contextWindow` is off.
+   */
+  readonly contextWindow: ContextWindow | undefined;
+  /** Lets go of the signals the run's own signal follows; `driveRun` calls it when the run settles. */
+  readonly release: () => void;
+}
+
+/** Everything one run owns: its progress and this process's handles. Runs share nothing. */
+export interface RunState extends RunProgress, RunHandles {}
+
+/** What a new run starts from. */
+export interface NewRun {
+  readonly runId: string;
+  readonly requestId: string;
+  /** The transcript it starts with (the system prompt first, when one was given). */
+  readonly messages: ChatMessage[];
+  /** The loop guard is on. */
+  readonly guardOn: boolean;
+}
+
+/** The state of a run that starts now: nothing done yet. */
+export function startRunState(run: NewRun, handles: RunHandles): RunState {
+  return {
+    runId: run.runId,
+    requestId: run.requestId,
+    messages: run.messages,
+    startedAt: handles.now(),
+    toolCallIds: new Set(),
+    turns: 0,
+    usage: emptyUsage,
+    lastResponse: undefined,
+    toolCallsMade: 0,
+    toolChoiceReset: false,
+    loopGuard: run.guardOn ? createLoopGuardState() : undefined,
+    budgetOverrun: undefined,
+    stopRequested: undefined,
+    currentTurn: undefined,
+    approvalDecisions: {},
+    step: 0,
+    ...handles,
+  };
 }

@@ -1,16 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
-import { compareFingerprints, fingerprintRun } from '../durable/run-fingerprint.js';
+import { fingerprintRun } from '../durable/run-fingerprint.js';
 import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
-import { ResumeMismatchError } from '../errors/resume-mismatch-error.js';
-import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
-import { emptyUsage } from '../model/usage.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import { ToolRunner } from '../tools/tool-runner.js';
 import type { TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
-import { createLoopGuardState, resolveLoopGuard } from './loop-guard.js';
 import type {
   ResumeOptions,
   RunOptions,
@@ -18,22 +14,23 @@ import type {
   ToolOrchestratorOptions,
 } from './orchestrator-options.js';
 import { applyDecisions } from './approvals.js';
-import { loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
-import { ContextWindow } from './context-window/context-window.js';
+import { checkFingerprint, checkNewRunId, loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
 import { resolveContextWindow } from './context-window/resolve-context-window.js';
+import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
+import { resolveRunConfig } from './run-config.js';
 import type { RunConfig } from './run-config.js';
-import type { RunState } from './run-state.js';
+import { startRunState } from './run-state.js';
 import { SignalWatchers } from '../shared/signal-watchers.js';
 import { liveRun } from './live-run.js';
-import type { LiveRun, StreamHooks } from './live-run.js';
+import type { StreamHooks } from './live-run.js';
+import type { RunHandles } from './run-state.js';
 import { driveRun } from './drive-run.js';
 import { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
 import { validateOrchestratorInput, validateResumeOptions, validateRunInput } from './validate-options.js';
-import { mergeBudgets } from './budget.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
@@ -60,9 +57,8 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   readonly #stopConditions: readonly StopCondition[];
   readonly #now: () => number;
   readonly #generateId: () => string;
-  /** Some tool has `needsApproval`. */
-  readonly #approvals: boolean;
-  #fingerprintMemo: RunFingerprint | undefined;
+  /** The tool set and model of this orchestrator's runs, as saved in their checkpoints. */
+  readonly #fingerprint: RunFingerprint;
   readonly #contextWindow: ResolvedContextWindow | undefined;
 
   constructor(
@@ -84,20 +80,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
         ...(options.maxToolResultChars === undefined ? {} : { maxResultChars: options.maxToolResultChars }),
         now: this.#now,
       });
-    this.#approvals = Object.values(toolRegistry).some(
-      (tool) => tool.needsApproval !== undefined && tool.needsApproval !== false,
-    );
     const stopWhen = options.stopWhen;
     this.#stopConditions =
       stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
-  }
-
-  /** The tool set and model of this orchestrator's runs, as saved in their checkpoints. */
-  get #fingerprint(): RunFingerprint {
-    return (this.#fingerprintMemo ??= fingerprintRun({
-      tools: this.toolRegistry,
-      model: this.adapter.model,
-    }));
+    this.#fingerprint = fingerprintRun({ tools: toolRegistry, model: adapter.model });
   }
 
   /**
@@ -173,40 +159,18 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   }
 
   #config(runOptions: RunOptions<Context>, streaming: boolean): RunConfig {
-    const options = this.#options;
-    const definitions = this.#toolDefinitions;
-    return {
+    return resolveRunConfig({
       adapter: this.adapter,
       registry: this.toolRegistry,
-      // Read before every model call: a getter, so a registry changed mid-run is seen next turn.
-      get tools() {
-        return definitions.current();
-      },
+      definitions: this.#toolDefinitions,
       runner: this.#runner,
-      context: runOptions.context ?? options.context ?? {},
-      maxTurns: runOptions.maxTurns ?? options.maxTurns ?? 10,
-      onCutShort: options.onCutShort ?? 'return',
-      finalAnswerPrompt: options.finalAnswerPrompt,
-      stream: streaming ? typeof this.adapter.stream === 'function' : (options.stream ?? false),
-      concurrency: options.toolConcurrency ?? 1,
+      options: this.#options,
+      runOptions,
+      streaming,
       stopConditions: this.#stopConditions,
-      prepareTurn: runOptions.prepareTurn ?? options.prepareTurn,
-      toolChoice: runOptions.toolChoice ?? options.toolChoice,
-      resetToolChoice: options.resetToolChoice ?? true,
-      repairToolCall: options.repairToolCall,
-      loopGuard: resolveLoopGuard(runOptions.loopGuard ?? options.loopGuard),
-      budget: mergeBudgets(options.budget, runOptions.budget),
-      contextWindow:
-        runOptions.contextWindow === undefined
-          ? this.#contextWindow
-          : resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, this.adapter),
-      abortGraceMs: options.abortGraceMs ?? 2_000,
-      maxTraceChars: options.maxTraceChars ?? 200_000,
-      toolResultChars:
-        options.toolRunner === undefined ? (options.maxToolResultChars ?? 100_000) : Number.POSITIVE_INFINITY,
-      approvals: this.#approvals,
+      contextWindow: this.#contextWindow,
       now: this.#now,
-    };
+    });
   }
 
   /**
@@ -259,10 +223,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   ): Promise<RunResult> {
     const store = resumeOptions.checkpointStore ?? this.#options.checkpointStore;
     const saved = await loadSavedRun(runIdOrState, store);
-    if (resumeOptions.force !== true) {
-      const changes = compareFingerprints(saved.fingerprint, this.#fingerprint);
-      if (changes.length > 0) throw new ResumeMismatchError({ runId: saved.runId, changes });
-    }
+    if (resumeOptions.force !== true) checkFingerprint(saved, this.#fingerprint);
     const config = this.#config(resumeOptions, hooks !== undefined);
     if (saved.result !== null) return recordedResult(saved, config.budget?.pricing);
     const decisions = { ...saved.approvalDecisions };
@@ -271,46 +232,29 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       resumeOptions.approvals,
       saved.pendingApprovals.map((approval) => approval.toolCallId),
     );
-    const live = this.#live(saved.runId, resumeOptions, hooks);
-    const state = restoreRun(
-      { ...saved, approvalDecisions: decisions },
-      {
-        trace: live.trace,
-        signal: live.signal,
-        onText: hooks?.onText,
-        now: this.#now,
-        checkpointStore: store,
-        fingerprint: this.#fingerprint,
-        guardOn: config.loopGuard !== undefined,
-        generateId: this.#generateId,
-        contextWindow:
-          config.contextWindow === undefined
-            ? undefined
-            : {
-                options: config.contextWindow,
-                adapter: config.adapter,
-                trace: live.trace,
-                now: this.#now,
-                signal: live.signal,
-              },
-      },
-    );
-    this.#emitStart(state, config);
-    try {
-      return await driveRun(state, config);
-    } finally {
-      live.dispose();
-    }
+    const handles = this.#live(saved.runId, resumeOptions, hooks, config, store, saved);
+    const state = restoreRun({ ...saved, approvalDecisions: decisions }, handles, {
+      guardOn: config.loopGuard !== undefined,
+      generateId: this.#generateId,
+    });
+    return driveRun(state, config);
   }
 
-  /** The run's trace dispatcher and its own abort signal. */
+  /** The run's handles in this process: see `liveRun`. */
   #live(
     runId: string,
     runOptions: RunOptions<Context> | ResumeOptions<Context>,
     hooks: StreamHooks | undefined,
-  ): LiveRun {
+    config: RunConfig,
+    checkpointStore: CheckpointStore | undefined,
+    saved?: SavedRunState,
+  ): RunHandles {
     return liveRun({
       runId,
+      config,
+      checkpointStore,
+      fingerprint: this.#fingerprint,
+      saved,
       options: this.#options,
       runOptions,
       hooks,
@@ -330,68 +274,21 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     const context = config.context as { requestId?: unknown };
     const store = runOptions.checkpointStore ?? this.#options.checkpointStore;
     const runId = runOptions.runId ?? this.#generateId();
-    if (runOptions.runId !== undefined && store !== undefined && (await store.load(runId)) !== undefined) {
-      throw new InvalidArgumentError({
-        argument: 'runOptions.runId',
-        value: runId,
-        message:
-          'already has a checkpoint in the checkpointStore: resume it with orchestrator.resume(runId), delete it with store.delete(runId), or use a new id.',
-      });
-    }
-    const live = this.#live(runId, runOptions, hooks);
-    const { trace, signal } = live;
+    if (runOptions.runId !== undefined) await checkNewRunId(runId, store);
+    const handles = this.#live(runId, runOptions, hooks, config, store);
     const transcript: ChatMessage[] =
       systemPrompt !== undefined && messages[0]?.role !== 'system'
         ? [{ role: 'system', content: systemPrompt }, ...messages]
         : [...messages];
-    const state: RunState = {
-      runId,
-      requestId: typeof context.requestId === 'string' ? context.requestId : this.#generateId(),
-      messages: transcript,
-      startedAt: this.#now(),
-      toolCallIds: new Set(),
-      turns: 0,
-      usage: emptyUsage,
-      lastResponse: undefined,
-      toolCallsMade: 0,
-      toolChoiceReset: false,
-      loopGuard: config.loopGuard === undefined ? undefined : createLoopGuardState(),
-      budgetOverrun: undefined,
-      stopRequested: undefined,
-      currentTurn: undefined,
-      approvalDecisions: {},
-      fingerprint: this.#fingerprint,
-      checkpointStore: store,
-      step: 0,
-      contextWindow:
-        config.contextWindow === undefined
-          ? undefined
-          : new ContextWindow({
-              options: config.contextWindow,
-              adapter: config.adapter,
-              trace,
-              now: this.#now,
-              signal,
-            }),
-      trace,
-      signal,
-      now: this.#now,
-      onText: hooks?.onText,
-    };
-    this.#emitStart(state, config);
-    try {
-      return await driveRun(state, config);
-    } finally {
-      live.dispose();
-    }
-  }
-
-  #emitStart(state: RunState, config: RunConfig): void {
-    state.trace.emit('run_start', {
-      messageCount: state.messages.length,
-      toolNames: Object.keys(this.toolRegistry),
-      maxTurns: config.maxTurns,
-      requestId: state.requestId,
-    });
+    const state = startRunState(
+      {
+        runId,
+        requestId: typeof context.requestId === 'string' ? context.requestId : this.#generateId(),
+        messages: transcript,
+        guardOn: config.loopGuard !== undefined,
+      },
+      handles,
+    );
+    return driveRun(state, config);
   }
 }

@@ -1,6 +1,19 @@
 import type { ToolCall } from '../model/messages.js';
 import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
-import type { Refusal } from './gate-tool-calls.js';
+import type { ToolErrorCode } from '../tools/tool-call-outcome.js';
+
+/** A call answered with an error instead of being run. */
+export interface Refusal {
+  readonly errorCode: ToolErrorCode;
+  /** The model-facing error; for a blocked repeat it is built once the quoted result is known. */
+  readonly error: string;
+  /** A repeat the loop guard blocked: its place in the streak, and which result to quote. */
+  readonly blocked?: {
+    readonly streak: number;
+    /** Index in this turn of the identical call whose result is quoted; -1: the result remembered from an earlier turn. */
+    readonly quotes: number;
+  };
+}
 
 /** What is known of one tool call of the turn in progress. */
 export interface CallProgress {
