@@ -56,22 +56,29 @@ export async function callModelStep(
   };
   const provider = adapter.provider ?? 'unknown';
   const contextWindow = state.contextWindow;
-  const contextRequest: ContextRequest = {
-    transcript: state.messages,
-    messages: options.messages,
-    tools,
-    turn: state.turns,
-    countUsage: (usage) => {
-      state.usage = addUsage(state.usage, usage);
-    },
-  };
+  // The window and what it plans this call from, made only when the window is on.
+  const windowed =
+    contextWindow === undefined
+      ? undefined
+      : {
+          window: contextWindow,
+          request: {
+            transcript: state.messages,
+            messages: options.messages,
+            tools,
+            turn: state.turns,
+            countUsage: (usage) => {
+              state.usage = addUsage(state.usage, usage);
+            },
+          } satisfies ContextRequest,
+        };
   let messages = options.messages;
   // The transcript array only grows, so a prefix of it is snapshotted lazily (so is the context
   // window's sent view); messages from `prepareTurn` are already a copy of their own.
   let messagesGrow = messages === state.messages;
   let contextTokens: number | undefined;
-  if (contextWindow !== undefined) {
-    const plan = await contextWindow.plan(contextRequest);
+  if (windowed !== undefined) {
+    const plan = await windowed.window.plan(windowed.request);
     messages = plan.messages;
     messagesGrow = true;
     contextTokens = plan.tokens;
@@ -90,8 +97,8 @@ export async function callModelStep(
       }
       break;
     } catch (error) {
-      if (contextWindow === undefined || attempt > 0 || !ContextLengthError.isInstance(error)) throw error;
-      const plan = await contextWindow.recover(error, contextRequest);
+      if (windowed === undefined || attempt > 0 || !ContextLengthError.isInstance(error)) throw error;
+      const plan = await windowed.window.recover(error, windowed.request);
       if (plan === undefined) throw error;
       messages = plan.messages;
       contextTokens = plan.tokens;

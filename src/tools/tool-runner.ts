@@ -56,7 +56,8 @@ interface Batch<Context extends object> {
   readonly registry: ToolRegistry;
   readonly context: ToolBatchContext<Context>;
   readonly options: ExecuteToolCallsOptions;
-  readonly watchers: SignalWatchers;
+  /** Made when the batch has a signal to watch. */
+  readonly watchers: SignalWatchers | undefined;
 }
 
 /**
@@ -90,7 +91,12 @@ export class ToolRunner {
     const concurrency = Math.max(1, Math.min(options.concurrency ?? this.#concurrency, toolCalls.length));
     const outcomes = new Array<ToolCallOutcome>(toolCalls.length);
     // The batch's calls watch the run's signal through one listener, however many run at once.
-    const batch: Batch<Context> = { registry, context, options, watchers: new SignalWatchers() };
+    const batch: Batch<Context> = {
+      registry,
+      context,
+      options,
+      watchers: context.signal === undefined ? undefined : new SignalWatchers(),
+    };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < toolCalls.length) {
@@ -100,7 +106,8 @@ export class ToolRunner {
       }
     };
     // A worker pool of `concurrency` workers taking calls in order: eight lines, no dependency.
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    if (concurrency === 1) await worker();
+    else await Promise.all(Array.from({ length: concurrency }, worker));
     return outcomes;
   }
 
@@ -197,7 +204,7 @@ export class ToolRunner {
         }, timeoutMs);
       }
       if (runSignal !== undefined) {
-        stopWatching = batch.watchers.watch(runSignal, () => {
+        stopWatching = batch.watchers?.watch(runSignal, () => {
           cleanup();
           controller?.abort(runSignal.reason);
           reject(new ToolInterruption('aborted', 'The run was aborted while this tool call was running.'));

@@ -1,6 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelResponse, TraceEventData } from '../../src/index.js';
 import { llmCallData } from '../../src/orchestrator/llm-call-data.js';
+import type { LlmCallFields } from '../../src/orchestrator/llm-call-data.js';
+
+/** The plain object `llmCallData` stands for: a literal with a getter of its own. */
+function llmCallDataReference(fields: LlmCallFields): TraceEventData['llm_call'] {
+  const { sent, sentGrows, messageCount, response } = fields;
+  let copy: readonly ChatMessage[] | undefined;
+  return {
+    get messages(): readonly ChatMessage[] {
+      if (!sentGrows) return sent;
+      return (copy ??= sent.slice(0, messageCount));
+    },
+    messageCount,
+    response,
+    usage: response.usage,
+    durationMs: fields.durationMs,
+    finalAnswer: fields.finalAnswer,
+    ...(fields.contextTokens === undefined ? {} : { contextTokens: fields.contextTokens }),
+    ...(fields.provider === undefined ? {} : { provider: fields.provider }),
+    ...(fields.model === undefined ? {} : { model: fields.model }),
+  };
+}
 
 const response: ModelResponse = {
   content: 'hi',
@@ -60,6 +81,35 @@ describe('llmCallData: the data of an llm_call event', () => {
     expect(first).not.toBe(transcript);
     transcript.push({ role: 'user', content: 'more' });
     expect(made.messages).toBe(first);
+  });
+
+  it('agrees with the plain literal it stands for, field by field and after the sent array grew', () => {
+    const optional = [undefined, 'x'] as const;
+    for (const sentGrows of [true, false])
+      for (const contextTokens of [undefined, 7])
+        for (const provider of optional)
+          for (const model of optional) {
+            const transcript: ChatMessage[] = [{ role: 'user', content: 'go' }];
+            const fields: LlmCallFields = {
+              provider,
+              model,
+              sent: transcript,
+              sentGrows,
+              messageCount: 1,
+              response,
+              durationMs: 5,
+              finalAnswer: sentGrows,
+              contextTokens,
+            };
+            const made = llmCallData(fields);
+            const reference = llmCallDataReference(fields);
+            expect(Object.keys(made)).toEqual(Object.keys(reference));
+            expect(Object.getOwnPropertyDescriptor(made, 'messages')).toMatchObject({ enumerable: true });
+            transcript.push({ role: 'assistant', content: 'later' });
+            expect(made.messages).toEqual(reference.messages);
+            expect({ ...made }).toEqual({ ...reference });
+            expect(JSON.stringify(made)).toBe(JSON.stringify(reference));
+          }
   });
 
   it('hands out an array that does not grow as it is', () => {
