@@ -7,9 +7,9 @@ import type { RunFingerprint } from './run-fingerprint.js';
 /** The version of the {@link RunState} format this package writes and reads. */
 export const runStateVersion = 1;
 
-/** Any value JSON can carry. */
-export type JsonValue =
-  null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+import type { JsonValue } from '../model/messages.js';
+
+export type { JsonValue };
 
 /**
  * The saved snapshot of a run: everything `resume` needs to go on exactly where the run stopped,

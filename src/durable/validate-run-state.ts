@@ -2,6 +2,7 @@ import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import { kindOf } from '../errors/describe-value.js';
 import type { RunState } from './run-state.js';
 import { runStateVersion } from './run-state.js';
+import { providerDataProblem, reasoningProblem } from '../model/provider-data-shape.js';
 
 type Fields = { readonly [key: string]: unknown };
 
@@ -114,6 +115,17 @@ function validateMessages(value: unknown, runId: string | undefined): void {
         if (message['reasoning_content'] !== undefined && message['reasoning_content'] !== null) {
           text(message['reasoning_content'], `${path}.reasoning_content`, runId);
         }
+        if (message['reasoning'] !== undefined) {
+          const problem = reasoningProblem(message['reasoning']);
+          if (problem !== undefined)
+            invalid(
+              `${path}.reasoning${problem.path}`,
+              message['reasoning'],
+              `must be ${problem.expected}.`,
+              runId,
+            );
+        }
+        providerData(message['providerData'], `${path}.providerData`, runId);
         if (message['tool_calls'] !== undefined) {
           list(message['tool_calls'], `${path}.tool_calls`, runId).forEach((entry, callIndex) => {
             const callPath = `${path}.tool_calls[${callIndex}]`;
@@ -124,6 +136,7 @@ function validateMessages(value: unknown, runId: string | undefined): void {
             const called = record(call['function'], `${callPath}.function`, runId);
             text(called['name'], `${callPath}.function.name`, runId);
             text(called['arguments'], `${callPath}.function.arguments`, runId);
+            providerData(call['providerData'], `${callPath}.providerData`, runId);
           });
         }
         break;
@@ -180,6 +193,11 @@ function validateCurrentTurn(value: unknown, runId: string | undefined): Map<str
     statuses.set(toolCallId, String(status));
   });
   return statuses;
+}
+
+function providerData(value: unknown, path: string, runId: string | undefined): void {
+  const problem = providerDataProblem(value);
+  if (problem !== undefined) invalid(`${path}${problem.path}`, value, `must be ${problem.expected}.`, runId);
 }
 
 function invalid(path: string, value: unknown, message: string, runId: string | undefined): never {

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from './messages.js';
+import type { ChatMessage, ProviderData, ReasoningPart, ToolCall } from './messages.js';
 import type { Usage } from './usage.js';
 
 /** A JSON Schema object, as sent to a model in a tool definition. */
@@ -30,6 +30,10 @@ export interface ModelResponse {
   readonly tool_calls?: readonly ToolCall[];
   /** The model's reasoning, kept exactly as received (DeepSeek thinking mode). */
   readonly reasoning_content?: string | null;
+  /** The reasoning spans, in the provider's order, each with what the provider needs back. */
+  readonly reasoning?: readonly ReasoningPart[];
+  /** Fields of the provider's message the transcript must keep for the provider. */
+  readonly providerData?: ProviderData;
   readonly finish_reason?: FinishReason | null;
   readonly usage?: Usage;
   /** The provider's request id, when it sent one. */
@@ -83,6 +87,12 @@ export interface ModelAdapter {
    * the orchestrator's `contextWindow`.
    */
   readonly contextWindowTokens?: number | undefined;
+  /**
+   * The key under which this adapter keeps provider data in the transcript and reads it back
+   * (`ProviderData`), naming the API it speaks, e.g. `'openai.responses'`, `'deepseek.chat'`.
+   * Data under any other key is never sent by this adapter.
+   */
+  readonly providerDataKey?: string;
   /** Sends the transcript and the tools, and resolves to the model's whole response. */
   call(
     messages: readonly ChatMessage[],

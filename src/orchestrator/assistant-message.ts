@@ -8,6 +8,8 @@ export function assistantMessage(response: ModelResponse, toolCalls?: readonly T
     content: response.content ?? null,
     ...(toolCalls === undefined || toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
     ...(response.reasoning_content === undefined ? {} : { reasoning_content: response.reasoning_content }),
+    ...(response.reasoning === undefined ? {} : { reasoning: response.reasoning }),
+    ...(response.providerData === undefined ? {} : { providerData: response.providerData }),
   };
 }
 

@@ -123,9 +123,8 @@ export async function callModelStep(
     contextTokens,
   });
   state.trace.emit('llm_call', data);
-  if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
-    state.trace.emit('reasoning_content', { content: response.reasoning_content });
-  }
+  const reasoning = reasoningText(response);
+  if (reasoning !== '') state.trace.emit('reasoning_content', { content: reasoning });
   // Streamed content reached `onText` delta by delta.
   if (
     !config.stream &&
@@ -136,4 +135,16 @@ export async function callModelStep(
     state.onText(response.content);
   }
   return checked;
+}
+
+/** The response's reasoning to show: `reasoning_content`, else the text of its reasoning parts. */
+function reasoningText(response: ModelResponse): string {
+  if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
+    return response.reasoning_content;
+  }
+  if (response.reasoning === undefined) return '';
+  const texts: string[] = [];
+  for (const part of response.reasoning)
+    if (part.text !== undefined && part.text !== '') texts.push(part.text);
+  return texts.join('\n\n');
 }

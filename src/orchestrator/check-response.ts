@@ -3,6 +3,7 @@ import { UnexpectedResponseError } from '../errors/unexpected-response-error.js'
 import type { ToolCall } from '../model/messages.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 import { argumentsTypeMessage } from '../tools/parse-arguments.js';
+import { providerDataProblem, reasoningProblem } from '../model/provider-data-shape.js';
 
 /** A response the loop can use, and the calls it must answer with an error instead of running. */
 export interface CheckedResponse {
@@ -18,7 +19,8 @@ export interface CheckedResponse {
  * - A response the transcript cannot hold throws `UnexpectedResponseError`: not an object,
  *   `content` or `reasoning_content` neither a string nor null, `tool_calls` not an array, or a
  *   call that is not an object, has no `function` object, a `function.name` that is not a string,
- *   or an `id` that is neither a string nor absent.
+ *   or an `id` that is neither a string nor absent; `reasoning` not an array of reasoning parts, or a
+ *   `providerData` (of the response or a call) not an object of objects.
  * - A call with a usable id and name but `arguments` that are not a string (an object, a number)
  *   is kept with its arguments as text and answered with an `invalid_tool_call` tool error.
  * - `tool_calls: null` means none; a `null` or missing id is generated later, as an empty one is;
@@ -54,6 +56,15 @@ function inspect(value: unknown): CheckedResponse | string {
   if (reasoning != null && typeof reasoning !== 'string') {
     return field('reasoning_content', reasoning, 'a string or null');
   }
+  // Reasoning parts and provider data are the provider's: only their outer shape is checked.
+  if (response.reasoning !== undefined) {
+    const problem = reasoningProblem(response.reasoning);
+    if (problem !== undefined) return field(`reasoning${problem.path}`, response.reasoning, problem.expected);
+  }
+  const dataProblem = providerDataProblem(response.providerData);
+  if (dataProblem !== undefined) {
+    return field(`providerData${dataProblem.path}`, response.providerData, dataProblem.expected);
+  }
   const toolCalls: unknown = response.tool_calls;
   if (toolCalls == null) return { response, rejectedCalls: undefined };
   if (!Array.isArray(toolCalls)) return field('tool_calls', toolCalls, 'an array');
@@ -70,6 +81,14 @@ function inspect(value: unknown): CheckedResponse | string {
     }
     const name = fn['name'];
     if (typeof name !== 'string') return field(`tool_calls[${index}].function.name`, name, 'a string');
+    const callData = providerDataProblem(toolCall['providerData']);
+    if (callData !== undefined) {
+      return field(
+        `tool_calls[${index}].providerData${callData.path}`,
+        toolCall['providerData'],
+        callData.expected,
+      );
+    }
     if (typeof fn['arguments'] !== 'string') (mend ??= []).push(index);
   }
   if (mend === undefined) return { response, rejectedCalls: undefined };

@@ -11,6 +11,7 @@ import { recordOverrun } from './stop-reason.js';
 import type { RunResult } from './orchestrator-options.js';
 import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
+import { warnForeignProviderData } from './foreign-provider-data.js';
 import type { RunState } from './run-state.js';
 
 /** Announces the run and runs the loop from `state` to its end or a pause, with its last checkpoint saved. */
@@ -30,6 +31,7 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     maxTurns: config.maxTurns,
     requestId: state.requestId,
   });
+  warnForeignProviderData(state.messages, config.adapter, trace);
   let stopReason: RunStateStopReason;
   try {
     // The first checkpoint: a crash during the first model call leaves a run to resume.

@@ -67,6 +67,8 @@ export function restoreRun(saved: SavedRunState, handles: RunHandles, settings: 
       content: message.content,
       ...(message.tool_calls === undefined ? {} : { tool_calls: message.tool_calls }),
       ...(message.reasoning_content === undefined ? {} : { reasoning_content: message.reasoning_content }),
+      ...(message.reasoning === undefined ? {} : { reasoning: message.reasoning }),
+      ...(message.providerData === undefined ? {} : { providerData: message.providerData }),
     };
   }
   const savedGuard = loop.loopGuard;

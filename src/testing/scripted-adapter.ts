@@ -33,6 +33,8 @@ export interface ScriptedAdapterOptions {
   readonly streamChunkSize?: number;
   /** @default 'scripted' */
   readonly provider?: string;
+  /** The adapter's `providerDataKey`: the key of the provider data it would read back. */
+  readonly providerDataKey?: string;
 }
 
 /**
@@ -51,6 +53,7 @@ export interface ScriptedAdapterOptions {
  */
 export class ScriptedAdapter implements ModelAdapter {
   readonly provider: string;
+  readonly providerDataKey?: string;
   /** Every call received, in order. */
   readonly calls: RecordedCall[] = [];
   readonly #script: readonly ScriptedResponse[];
@@ -62,6 +65,7 @@ export class ScriptedAdapter implements ModelAdapter {
     this.#delayMs = options.delayMs ?? 0;
     this.#chunkSize = options.streamChunkSize ?? 8;
     this.provider = options.provider ?? 'scripted';
+    if (options.providerDataKey !== undefined) this.providerDataKey = options.providerDataKey;
   }
 
   /** A final text answer. */

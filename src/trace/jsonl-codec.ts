@@ -152,6 +152,8 @@ function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
   const other = b as typeof a;
   return (
     a.reasoning_content === other.reasoning_content &&
-    JSON.stringify(a.tool_calls ?? []) === JSON.stringify(other.tool_calls ?? [])
+    JSON.stringify(a.tool_calls ?? []) === JSON.stringify(other.tool_calls ?? []) &&
+    JSON.stringify(a.reasoning ?? []) === JSON.stringify(other.reasoning ?? []) &&
+    JSON.stringify(a.providerData ?? {}) === JSON.stringify(other.providerData ?? {})
   );
 }

@@ -48,8 +48,9 @@ export interface TraceEventData {
     /** How many messages were sent on this call, in both trace content modes. */
     readonly messageCount: number;
     /**
-     * The full response, `reasoning_content` included. With `traceContent: 'metadata'`: `content`
-     * is null, `reasoning_content` is left out and tool call arguments are `''`.
+     * The full response, its reasoning and provider data included. With `traceContent: 'metadata'`:
+     * `content` is null, `reasoning_content`, `reasoning` and `providerData` are left out and tool call
+     * arguments are `''` (a call's provider data is left out too).
      */
     readonly response: ModelResponse;
     readonly usage: Usage | undefined;
@@ -62,7 +63,10 @@ export interface TraceEventData {
      */
     readonly contextTokens?: number;
   };
-  /** `content` is `''` with `traceContent: 'metadata'`. */
+  /**
+   * The model's reasoning on a call, when it shows any: `reasoning_content`, else the text of its
+   * reasoning parts, joined by blank lines. `content` is `''` with `traceContent: 'metadata'`.
+   */
   reasoning_content: { readonly content: string };
   /** `delta` is `''` with `traceContent: 'metadata'` (the event still marks the time). */
   content_delta: { readonly delta: string };
@@ -131,7 +135,8 @@ export interface TraceEventData {
     /**
      * What happened: `max_turns`, `length`, `truncated_tool_call`, `final_answer_tool_calls`,
      * `repeated_tool_call`, `repeated_tool_errors`, `budget_exceeded`, `tools_still_running`,
-     * `repair_failed`, `context_over_limit`, `summarize_failed`.
+     * `repair_failed`, `context_over_limit`, `summarize_failed`, `provider_data_dropped` (the transcript
+     * holds reasoning or fields of another API, which the adapter does not send).
      */
     readonly code: string;
     /** For people; never holds tool arguments or results. */
