@@ -6,6 +6,7 @@ import type {
   ToolChoice,
 } from '../model/model-adapter.js';
 import { addUsage } from '../model/usage.js';
+import { reasoningText } from '../model/reasoning-text.js';
 import { ContextLengthError } from '../errors/context-length-error.js';
 import { checkResponse } from './check-response.js';
 import type { CheckedResponse } from './check-response.js';
@@ -135,16 +136,4 @@ export async function callModelStep(
     state.onText(response.content);
   }
   return checked;
-}
-
-/** The response's reasoning to show: `reasoning_content`, else the text of its reasoning parts. */
-function reasoningText(response: ModelResponse): string {
-  if (typeof response.reasoning_content === 'string' && response.reasoning_content !== '') {
-    return response.reasoning_content;
-  }
-  if (response.reasoning === undefined) return '';
-  const texts: string[] = [];
-  for (const part of response.reasoning)
-    if (part.text !== undefined && part.text !== '') texts.push(part.text);
-  return texts.join('\n\n');
 }

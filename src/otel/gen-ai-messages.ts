@@ -1,4 +1,5 @@
-import type { ChatMessage, ToolCall } from '../model/messages.js';
+import type { ChatMessage, ReasoningPart, ToolCall } from '../model/messages.js';
+import { reasoningText } from '../model/reasoning-text.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 
 /** One part of a message in the GenAI conventions' input and output message schemas. */
@@ -50,11 +51,12 @@ export function parsedArguments(raw: string): unknown {
 function assistantParts(message: {
   readonly content: string | null;
   readonly reasoning_content?: string | null;
+  readonly reasoning?: readonly ReasoningPart[];
   readonly tool_calls?: readonly ToolCall[];
 }): MessagePart[] {
   const parts: MessagePart[] = [];
-  if (typeof message.reasoning_content === 'string' && message.reasoning_content !== '')
-    parts.push({ type: 'reasoning', content: message.reasoning_content });
+  const reasoning = reasoningText(message);
+  if (reasoning !== '') parts.push({ type: 'reasoning', content: reasoning });
   if (message.content !== null && message.content !== '')
     parts.push({ type: 'text', content: message.content });
   for (const toolCall of message.tool_calls ?? []) {

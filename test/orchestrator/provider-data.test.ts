@@ -14,6 +14,9 @@ import {
 } from '../../src/index.js';
 import type { AssistantMessage, ChatMessage, ModelResponse, TraceEvent } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
+import { outputMessagesJson } from '../../src/otel/gen-ai-messages.js';
+import { buildTraceModel } from '../../src/trace/viewer/build-trace-model.js';
+import type { ModelItem } from '../../src/trace/viewer/trace-model.js';
 
 const lookup = defineTool({
   name: 'lookup',
@@ -274,5 +277,27 @@ describe('the reasoning_content event', () => {
     expect(serialized).not.toContain('enc-1');
     expect(serialized).not.toContain('sig-1');
     expect(serialized).not.toContain('thinking 1');
+  });
+});
+
+describe('reasoning parts in the viewer and OpenTelemetry', () => {
+  it('the viewer shows their text on the model call, and OTel output messages carry it as a reasoning part', async () => {
+    const result = await new ToolOrchestrator(
+      new ScriptedAdapter([reasoningTurn(1), ScriptedAdapter.text('Done.')]),
+      { lookup },
+    ).run([user]);
+    const model = buildTraceModel(result.traces);
+    const items = model.runs.flatMap((run) => run.turns.flatMap((turn) => turn.items));
+    const modelItems = items.filter((item): item is ModelItem => item.kind === 'model');
+    expect(modelItems[0]!.reasoning).toBe('thinking 1');
+    expect(JSON.parse(outputMessagesJson(reasoningTurn(1)))).toEqual([
+      expect.objectContaining({
+        role: 'assistant',
+        parts: [
+          { type: 'reasoning', content: 'thinking 1' },
+          expect.objectContaining({ type: 'tool_call', id: 'call_1', name: 'lookup' }),
+        ],
+      }),
+    ]);
   });
 });

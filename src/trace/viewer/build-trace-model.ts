@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../model/messages.js';
+import { reasoningText } from '../../model/reasoning-text.js';
 import type { Usage } from '../../model/usage.js';
 import { toolCallStartOffsets } from '../../tracing/tool-call-schedule.js';
 import type { TraceEvent, TraceEventData } from '../../tracing/trace-events.js';
@@ -308,7 +309,7 @@ function modelItem(
     cachedTokens: usage?.cachedPromptTokens ?? null,
     costUsd: cost(usage, model === null ? undefined : prices?.[model]),
     content: typeof response.content === 'string' ? response.content : null,
-    reasoning: typeof response.reasoning_content === 'string' ? response.reasoning_content : null,
+    reasoning: reasoningText(response) || null,
     toolCallNames: (response.tool_calls ?? []).map((call) => String(call?.function?.name ?? '')),
     messageCount: messages.length,
     prompts,
