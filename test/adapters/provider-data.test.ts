@@ -134,7 +134,40 @@ describe('provider data on the Chat Completions adapters', () => {
     });
   }
 
-  it("keeps none of OpenAI's output-only fields (refusal, annotations, audio, function_call)", async () => {
+  it('puts a field streamed in pieces together: strings and arrays concatenated, other values replaced', async () => {
+    server.enqueue({
+      type: 'sse',
+      items: [
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ reasoning_details: [{ type: 'reasoning.text', text: 'first', index: 0 }], trace: 'ab' }),
+        chunk({ reasoning_details: [{ type: 'reasoning.text', text: 'second', index: 1 }], trace: 'cd' }),
+        chunk({ route: { hop: 1 } }),
+        chunk({ content: 'Done.', route: { hop: 2 } }),
+        chunk({}, { finish_reason: 'stop' }),
+      ],
+    });
+    let response: unknown;
+    for await (const event of new OpenAIAdapter({ model: 'm', client }).stream(
+      [{ role: 'user', content: 'hi' }],
+      [],
+    ))
+      if (event.type === 'response') response = event.response;
+    expect(response).toMatchObject({
+      content: 'Done.',
+      providerData: {
+        'openai.chat_completions': {
+          reasoning_details: [
+            { type: 'reasoning.text', text: 'first', index: 0 },
+            { type: 'reasoning.text', text: 'second', index: 1 },
+          ],
+          trace: 'abcd',
+          route: { hop: 2 },
+        },
+      },
+    });
+  });
+
+  it("keeps none of OpenAI's output-only fields (refusal, annotations, audio, function_call), nor Groq's reasoning text", async () => {
     server.enqueue({
       type: 'json',
       body: completion({
@@ -143,6 +176,7 @@ describe('provider data on the Chat Completions adapters', () => {
         annotations: [{ type: 'url_citation' }],
         audio: { id: 'audio_1' },
         function_call: { name: 'f', arguments: '{}' },
+        reasoning: 'Groq answers 400 when this comes back.',
         extra_content: { kept: true },
       }),
     });

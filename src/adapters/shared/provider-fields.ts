@@ -1,10 +1,13 @@
 import type { JsonObject, JsonValue, ProviderData } from '../../model/messages.js';
 
 /**
- * Fields of an assistant message (or its stream delta) that the transcript already holds, or that
- * OpenAI documents as output only and refuses or ignores when sent back: `refusal`, `annotations`,
- * `audio` and the deprecated `function_call` (OpenAI's `ChatCompletionMessage`). Every other field
- * a compatible server adds is the provider's, and goes back with the message.
+ * Fields of an assistant message (or its stream delta) that are not kept as provider data: those
+ * the transcript already holds; those OpenAI documents on `ChatCompletionMessage` as output only
+ * (`refusal`, `annotations`, `audio`, the deprecated `function_call`); and `reasoning`, the
+ * reasoning text Groq, vLLM and OpenRouter return, which Groq answers 400 to when it comes back
+ * ("property 'reasoning' is unsupported") and OpenRouter verifies through `reasoning_details`
+ * instead. Every other field a compatible server adds is the provider's, and goes back with the
+ * message.
  */
 const knownMessageFields: ReadonlySet<string> = new Set([
   'role',
@@ -15,6 +18,7 @@ const knownMessageFields: ReadonlySet<string> = new Set([
   'annotations',
   'audio',
   'function_call',
+  'reasoning',
 ]);
 
 /** Fields of a tool call (or its stream fragment) that `ToolCall` already holds. */
