@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import type { Usage } from '../../../src/index.js';
 import type { Plan, PlannedTurn } from './conformance-plan.js';
+import type { ConformanceServer, InjectedFailure } from './conformance-server.js';
 
 /**
  * Which Chat Completions provider the server plays:
@@ -16,29 +17,6 @@ import type { Plan, PlannedTurn } from './conformance-plan.js';
  *   Gemini's 400 when a signature does not come back as it was sent.
  */
 export type ChatCompletionsProfile = 'openai' | 'deepseek' | 'gateway';
-
-/** An answer the server gives before going on with its plan: a 429, a 5xx, an overload. */
-export interface InjectedFailure {
-  readonly status: number;
-  readonly message?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** A running fake provider that answers by a plan and enforces its provider's rules. */
-export interface ConformanceServer {
-  readonly baseURL: string;
-  /** Every request body received, in order. */
-  readonly requests: Record<string, unknown>[];
-  /** Every 400 the server answered because a rule was broken, with its message. */
-  readonly rejections: string[];
-  /** The usage of every answer the server completed, in the adapter's normalised form. */
-  readonly issuedUsage: Usage[];
-  /** Answers the next requests with these failures, in order, before the plan goes on. */
-  failNext(...failures: InjectedFailure[]): void;
-  /** Resolves when a stalled stream's client has gone away (bounded: rejects after 10 s). */
-  stalledStreamClosed(): Promise<void>;
-  close(): Promise<void>;
-}
 
 const fieldsOnTheWire: Record<ChatCompletionsProfile, ReadonlySet<string>> = {
   openai: new Set(['role', 'content', 'tool_calls', 'name', 'refusal', 'audio', 'function_call']),
@@ -136,6 +114,17 @@ export async function startChatCompletionsServer(
     requests,
     rejections,
     issuedUsage,
+    sentTranscript: (index) => {
+      const messages = (requests.at(index)?.['messages'] ?? []) as Record<string, unknown>[];
+      return {
+        toolResults: new Map(
+          messages.flatMap((message) =>
+            message['role'] === 'tool' ? [[String(message['tool_call_id']), String(message['content'])]] : [],
+          ),
+        ),
+        assistantTurns: messages.filter((message) => message['role'] === 'assistant').length,
+      };
+    },
     failNext: (...more) => void failures.push(...more),
     stalledStreamClosed: async () => {
       for (let waited = 0; stalledClosed === undefined; waited += 10) {

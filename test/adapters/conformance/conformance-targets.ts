@@ -3,7 +3,7 @@ import { OpenAIAdapter } from '../../../src/adapters/openai/index.js';
 import type { ChatCompletionsAdapterOptions } from '../../../src/adapters/openai/index.js';
 import type { AssistantMessage, ModelAdapter } from '../../../src/index.js';
 import { startChatCompletionsServer } from './chat-completions-wire-server.js';
-import type { ConformanceServer } from './chat-completions-wire-server.js';
+import type { ConformanceServer } from './conformance-server.js';
 import type { Plan } from './conformance-plan.js';
 
 /** Where an adapter sends its requests, and how it retries. */

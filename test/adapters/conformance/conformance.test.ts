@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError, ServerError, ToolOrchestrator } from '../../../src/index.js';
 import type { AssistantMessage, ChatMessage, TraceEvent, Usage } from '../../../src/index.js';
-import type { ConformanceServer } from './chat-completions-wire-server.js';
+import type { ConformanceServer } from './conformance-server.js';
 import type { ChildRequest } from './conformance-child.js';
 import { lookupAllAtOnce, lookupEach, lookupThen } from './conformance-plan.js';
 import type { Plan } from './conformance-plan.js';
@@ -46,6 +46,11 @@ function expectReasoningOnEveryTurn(target: ConformanceTarget, messages: readonl
   if (!target.returnsReasoning) return;
   const turns = assistants(messages);
   expect(turns.map((message) => target.reasoningOf(message) !== undefined)).toEqual(turns.map(() => true));
+}
+
+/** The reasoning text a turn shows: DeepSeek's `reasoning_content`, else the text of its reasoning parts. */
+function shownReasoning(message: AssistantMessage | undefined): string | undefined {
+  return message?.reasoning_content ?? message?.reasoning?.map((part) => part.text ?? '').join('');
 }
 
 /** The fake server answered every request without a 400. */
@@ -160,7 +165,7 @@ const scenarios: readonly Scenario[] = [
           .filter((event) => event.turn === 0)
           .map((event) => event.data.delta)
           .join('');
-        expect(streamed).toBe(assistants(result.messages)[0]?.reasoning_content);
+        expect(streamed).toBe(shownReasoning(assistants(result.messages)[0]));
       }
       expectReasoningOnEveryTurn(target, result.messages);
     },
@@ -232,20 +237,15 @@ const scenarios: readonly Scenario[] = [
       expect(result.stopReason).toBe('final');
       expectNoRuleBroken(server);
       expect(result.traces.filter((event) => event.type === 'context_compacted').length).toBeGreaterThan(0);
-      // Some results went out reduced; the transcript keeps them whole.
-      const last = server?.requests.at(-1)?.['messages'] as Record<string, unknown>[];
-      const original = new Map(
-        result.messages.flatMap((message) =>
-          message.role === 'tool' ? [[message.tool_call_id, message.content]] : [],
-        ),
-      );
-      const reduced = last.filter(
+      // Some results went out reduced; the transcript keeps them whole, and every turn went back
+      // whole (the server checked each against what it returned).
+      const sent = server?.sentTranscript(-1);
+      const reduced = result.messages.filter(
         (message) =>
-          message['role'] === 'tool' && message['content'] !== original.get(String(message['tool_call_id'])),
+          message.role === 'tool' && sent?.toolResults.get(message.tool_call_id) !== message.content,
       );
       expect(reduced.length).toBeGreaterThan(0);
-      // Every turn went back whole: the server checked each against what it returned.
-      expect(last.filter((message) => message['role'] === 'assistant')).toHaveLength(12);
+      expect(sent?.assistantTurns).toBe(12);
       expectReasoningOnEveryTurn(target, result.messages);
     },
   },
