@@ -53,6 +53,18 @@ function shownReasoning(message: AssistantMessage | undefined): string | undefin
   return message?.reasoning_content ?? message?.reasoning?.map((part) => part.text ?? '').join('');
 }
 
+/** The usage of every answer, summed field by field. */
+function summedUsage(usages: readonly Usage[]): Usage {
+  const sum = (key: keyof Usage): number => usages.reduce((total, usage) => total + usage[key], 0);
+  return {
+    promptTokens: sum('promptTokens'),
+    completionTokens: sum('completionTokens'),
+    totalTokens: sum('totalTokens'),
+    reasoningTokens: sum('reasoningTokens'),
+    cachedPromptTokens: sum('cachedPromptTokens'),
+  };
+}
+
 /** The fake server answered every request without a 400. */
 function expectNoRuleBroken(server: ConformanceServer | undefined): void {
   if (server !== undefined) expect(server.rejections).toEqual([]);
@@ -158,6 +170,7 @@ const scenarios: readonly Scenario[] = [
         new Set(events.filter((event) => event.type === 'content_delta').map((event) => event.data.delta))
           .size,
       ).toBeGreaterThan(1);
+      expect(result.usage).toEqual(summedUsage(server.issuedUsage));
       const reasoningDeltas = events.filter((event) => event.type === 'reasoning_delta');
       expect(reasoningDeltas.length > 0).toBe(target.streamsReasoning);
       if (target.streamsReasoning) {
@@ -311,15 +324,7 @@ const scenarios: readonly Scenario[] = [
       expect(result.usage.cachedPromptTokens).toBeLessThanOrEqual(result.usage.promptTokens);
       expect(result.usage.reasoningTokens).toBeLessThanOrEqual(result.usage.completionTokens);
       if (server === undefined) return;
-      const sum = (key: keyof Usage): number =>
-        server.issuedUsage.reduce((total, usage) => total + usage[key], 0);
-      expect(result.usage).toEqual({
-        promptTokens: sum('promptTokens'),
-        completionTokens: sum('completionTokens'),
-        totalTokens: sum('totalTokens'),
-        reasoningTokens: sum('reasoningTokens'),
-        cachedPromptTokens: sum('cachedPromptTokens'),
-      });
+      expect(result.usage).toEqual(summedUsage(server.issuedUsage));
     },
   },
 ];
