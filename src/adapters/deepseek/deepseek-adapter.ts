@@ -79,6 +79,7 @@ export class DeepSeekAdapter extends ChatCompletionsAdapter {
       messages,
       tools,
       toolChoice,
+      providerDataKey: this.providerDataKey,
       reasoningReplay,
       providerFields: { thinking: { type: thinking } },
       stream,

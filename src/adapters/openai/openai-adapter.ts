@@ -44,6 +44,7 @@ export class OpenAIAdapter extends ChatCompletionsAdapter {
       messages,
       tools,
       toolChoice: options.toolChoice ?? this.options.toolChoice,
+      providerDataKey: this.providerDataKey,
       reasoningReplay: 'none',
       ...(reasoningEffort === undefined ? {} : { providerFields: { reasoning_effort: reasoningEffort } }),
       stream,

@@ -17,6 +17,8 @@ export interface RequestBodyInput {
   readonly tools: readonly ModelToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
   readonly reasoningReplay: ReasoningReplay;
+  /** The adapter's `providerDataKey`: only data under it is sent back. */
+  readonly providerDataKey: string;
   /** Provider fields such as DeepSeek's `thinking`, sent before `extraBody`. */
   readonly providerFields?: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
@@ -28,7 +30,9 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
   const hasTools = tools.length > 0;
   const body: Record<string, unknown> = {
     model: options.model,
-    messages: input.messages.map((message) => toWireMessage(message, input.reasoningReplay)),
+    messages: input.messages.map((message) =>
+      toWireMessage(message, input.reasoningReplay, input.providerDataKey),
+    ),
   };
   if (hasTools) body['tools'] = tools.map((tool) => toWireTool(tool, options.strictTools ?? false));
   // OpenAI rejects tool_choice and parallel_tool_calls in a request without tools.
@@ -55,21 +59,34 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
   return body;
 }
 
-function toWireMessage(message: ChatMessage, replay: ReasoningReplay): Record<string, unknown> {
+function toWireMessage(
+  message: ChatMessage,
+  replay: ReasoningReplay,
+  providerDataKey: string,
+): Record<string, unknown> {
   if (message.role !== 'assistant') return { ...message };
-  const { reasoning_content: reasoning, tool_calls: toolCalls, ...rest } = message;
-  const wire: Record<string, unknown> = { ...rest };
+  // `reasoning` and `providerData` are the transcript's, never wire fields: only this adapter's
+  // own provider data goes back, as the fields the server sent.
+  const {
+    reasoning_content: reasoningContent,
+    tool_calls: toolCalls,
+    reasoning: _reasoning,
+    providerData,
+    ...rest
+  } = message;
+  const wire: Record<string, unknown> = { ...providerData?.[providerDataKey], ...rest };
   const hasToolCalls = toolCalls !== undefined && toolCalls.length > 0;
   // An empty tool_calls array is a 400 on OpenAI.
   if (hasToolCalls) {
     wire['tool_calls'] = toolCalls.map((toolCall) => ({
+      ...toolCall.providerData?.[providerDataKey],
       id: toolCall.id,
       type: 'function',
       function: { name: toolCall.function.name, arguments: toolCall.function.arguments },
     }));
   }
   if (replay === 'all' || (replay === 'tool_turns' && hasToolCalls))
-    wire['reasoning_content'] = reasoning ?? '';
+    wire['reasoning_content'] = reasoningContent ?? '';
   return wire;
 }
 

@@ -44,6 +44,13 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   readonly model: string;
   /** The model's context window in tokens, when known (see `ChatCompletionsAdapterOptions.contextWindowTokens`). */
   readonly contextWindowTokens: number | undefined;
+  /**
+   * `'<provider>.chat_completions'` (`'openai.chat_completions'`, `'deepseek.chat_completions'`,
+   * `'groq.chat_completions'`): the key under which the fields a server adds to its message and
+   * tool calls (a gateway's `extra_content`, OpenRouter's `reasoning_details`) are kept in the
+   * transcript, and sent back from on later turns. Data under another key is never sent.
+   */
+  readonly providerDataKey: string;
   protected readonly options: ChatCompletionsAdapterOptions;
   private readonly defaults: ProviderDefaults;
   private readonly clientSource: ClientSource;
@@ -60,6 +67,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         ? clientBaseURL(this.clientSource.client)
         : (this.clientSource.settings.baseURL ?? defaultBaseURL);
     this.provider = providerName(options.provider, this.baseURL, defaults.provider);
+    this.providerDataKey = `${this.provider}.chat_completions`;
     this.model = options.model;
     const window = options.contextWindowTokens;
     if (window !== undefined && !(typeof window === 'number' && Number.isInteger(window) && window > 0)) {
@@ -122,7 +130,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
           .create(body, this.requestOptions(attempt))
           .asResponse();
         const origin = this.origin(response);
-        const result = parseCompletion(await readBody(response, origin), origin);
+        const result = parseCompletion(await readBody(response, origin), origin, this.providerDataKey);
         this.checkFinishReason(result);
         return result;
       } catch (error) {
@@ -167,7 +175,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         } else {
           // One await per chunk and no generator in between: this is the hot path of every delta.
           const reader = new SseChunkReader(response, origin, () => attempt.restart(), decodeEvents);
-          const accumulator = new StreamAccumulator();
+          const accumulator = new StreamAccumulator(this.providerDataKey);
           try {
             for (let chunk = await reader.next(); chunk !== streamEnd; chunk = await reader.next()) {
               for (const event of accumulator.push(chunk)) {
@@ -225,7 +233,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
 
   /** A JSON answer to a streaming request (some compatible servers ignore `stream`), as the events of a stream. */
   private async jsonEvents(response: Response, origin: ResponseOrigin): Promise<ModelStreamEvent[]> {
-    const result = parseCompletion(await readBody(response, origin), origin);
+    const result = parseCompletion(await readBody(response, origin), origin, this.providerDataKey);
     this.checkFinishReason(result);
     const events: ModelStreamEvent[] = [];
     if (typeof result.reasoning_content === 'string' && result.reasoning_content !== '')

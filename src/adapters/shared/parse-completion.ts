@@ -4,6 +4,7 @@ import type { ToolCall } from '../../model/messages.js';
 import type { ModelResponse } from '../../model/model-adapter.js';
 import { assembleResponse } from './assemble-response.js';
 import { isRecord, normalizeUsage } from './normalize-usage.js';
+import { providerDataField, unknownMessageFields, unknownToolCallFields } from './provider-fields.js';
 
 /** Where a body came from, for error messages. */
 export interface ResponseOrigin {
@@ -20,13 +21,18 @@ export function originFields(origin: ResponseOrigin): { provider: string; reques
 }
 
 /**
- * Parses the text of a 200 Chat Completions answer into a `ModelResponse`.
+ * Parses the text of a 200 Chat Completions answer into a `ModelResponse`. Fields of the message
+ * and of its tool calls that have no place in it are kept under `providerDataKey`.
  *
  * @throws {EmptyResponseError} when the body is blank (DeepSeek may send only keep-alive
  * newlines) or has no choice; retryable.
  * @throws {UnexpectedResponseError} when the body is not a chat completion.
  */
-export function parseCompletion(text: string, origin: ResponseOrigin): ModelResponse {
+export function parseCompletion(
+  text: string,
+  origin: ResponseOrigin,
+  providerDataKey: string,
+): ModelResponse {
   const details = originFields(origin);
   if (text.trim() === '') {
     throw new EmptyResponseError({
@@ -71,7 +77,9 @@ export function parseCompletion(text: string, origin: ResponseOrigin): ModelResp
   return assembleResponse({
     content: typeof message['content'] === 'string' ? message['content'] : null,
     reasoning: typeof message['reasoning_content'] === 'string' ? message['reasoning_content'] : undefined,
-    toolCalls: parseToolCalls(message['tool_calls']),
+    toolCalls: parseToolCalls(message['tool_calls'], providerDataKey),
+    providerFields: unknownMessageFields(message),
+    providerDataKey,
     finishReason: typeof choice['finish_reason'] === 'string' ? choice['finish_reason'] : null,
     usage: normalizeUsage(completion['usage']),
     requestId: origin.requestId,
@@ -79,7 +87,7 @@ export function parseCompletion(text: string, origin: ResponseOrigin): ModelResp
   });
 }
 
-function parseToolCalls(value: unknown): ToolCall[] {
+function parseToolCalls(value: unknown, providerDataKey: string): ToolCall[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isRecord).map((toolCall) => {
     const call = isRecord(toolCall['function']) ? toolCall['function'] : {};
@@ -91,6 +99,7 @@ function parseToolCalls(value: unknown): ToolCall[] {
         arguments:
           typeof call['arguments'] === 'string' ? call['arguments'] : JSON.stringify(call['arguments'] ?? {}),
       },
+      ...providerDataField(providerDataKey, unknownToolCallFields(toolCall)),
     };
   });
 }
