@@ -89,7 +89,7 @@ export interface ModelAdapter {
   readonly contextWindowTokens?: number | undefined;
   /**
    * The key under which this adapter keeps provider data in the transcript and reads it back
-   * (`ProviderData`), naming the API it speaks, e.g. `'openai.responses'`, `'deepseek.chat'`.
+   * (`ProviderData`), naming the API it speaks, e.g. `'openai.responses'`, `'deepseek.chat_completions'`.
    * Data under any other key is never sent by this adapter.
    */
   readonly providerDataKey?: string;
