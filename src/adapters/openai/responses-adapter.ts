@@ -160,8 +160,8 @@ export class OpenAIResponsesAdapter implements ModelAdapter {
           const accumulator = new ResponsesStreamAccumulator(origin);
           try {
             for (let event = await reader.next(); event !== streamEnd; event = await reader.next()) {
+              // An event yields at most one stream event: the abort is checked after each.
               for (const streamEvent of accumulator.push(event)) {
-                if (isAborted(signal)) break;
                 emitted = true;
                 yield streamEvent;
               }

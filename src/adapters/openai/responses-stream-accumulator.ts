@@ -34,7 +34,7 @@ export class ResponsesStreamAccumulator {
    * Records one event and returns its stream events.
    *
    * @throws {ServerError} / {RateLimitError} / {UnexpectedResponseError} on `response.failed`.
-   * @throws {StreamError} on an `error` event; retryable.
+   * (An `error` event is thrown by the SSE reader as a retryable `StreamError`.)
    */
   push(event: unknown): ModelStreamEvent[] {
     if (!isRecord(event)) return [];
@@ -77,13 +77,6 @@ export class ResponsesStreamAccumulator {
         const response = isRecord(event['response']) ? event['response'] : {};
         throw failedResponseError(response['error'], this.#origin, event);
       }
-      case 'error':
-        throw new StreamError({
-          ...originFields(this.#origin),
-          rawOutput: event,
-          ...(typeof event['code'] === 'string' ? { providerCode: event['code'] } : {}),
-          message: `${this.#origin.provider} sent an error mid-stream: ${typeof event['message'] === 'string' ? event['message'] : JSON.stringify(event)}`,
-        });
       default:
         return [];
     }

@@ -300,6 +300,13 @@ describe('what OpenAIResponsesAdapter sends back of a turn', () => {
       content: 'Checking.',
       reasoning: [
         { type: 'reasoning', text: 'hmm', providerData: { 'anthropic.messages': { signature: 'sig' } } },
+        // Another Responses deployment's item, in this API's shape but under another key.
+        {
+          type: 'reasoning',
+          providerData: {
+            'azure.responses': { type: 'reasoning', id: 'rs_azure', summary: [], encrypted_content: 'e' },
+          },
+        },
       ],
       providerData: { 'deepseek.chat_completions': { extra: true } },
       tool_calls: [
@@ -307,7 +314,10 @@ describe('what OpenAIResponsesAdapter sends back of a turn', () => {
           id: 'call_x',
           type: 'function',
           function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
-          providerData: { 'gemini.generate_content': { thoughtSignature: 'abc' } },
+          providerData: {
+            'gemini.generate_content': { thoughtSignature: 'abc' },
+            'azure.responses': { id: 'fc_azure' },
+          },
         },
       ],
     };

@@ -182,7 +182,12 @@ describe('OpenAIResponsesAdapter.stream', () => {
       },
     );
     const adapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client, retryBaseDelayMs: 1 });
-    await expect(collect(adapter.stream(user, []))).rejects.toThrow(StreamError);
+    const streamed: unknown = await collect(adapter.stream(user, [])).catch((caught: unknown) => caught);
+    expect(streamed).toBeInstanceOf(StreamError);
+    expect((streamed as StreamError).message).toBe(
+      'openai sent an error mid-stream: The server had an error.',
+    );
+    expect((streamed as StreamError).providerCode).toBe('server_error');
     await expect(collect(adapter.stream(user, []))).rejects.toThrow(ServerError);
     expect(server.requests).toHaveLength(2);
   });
