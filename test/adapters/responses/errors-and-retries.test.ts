@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIResponsesAdapter } from '../../../src/adapters/openai/index.js';
+import { ConnectionError } from '../../../src/errors/connection-error.js';
 import { ContextLengthError } from '../../../src/errors/context-length-error.js';
 import { RateLimitError } from '../../../src/errors/rate-limit-error.js';
 import { ServerError } from '../../../src/errors/server-error.js';
@@ -135,5 +136,37 @@ describe('OpenAIResponsesAdapter errors and retries', () => {
     const started = Date.now();
     await expect(adapter.call(user, [], { signal: controller.signal })).rejects.toThrow('stop');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('bounds each attempt by the timeout: the whole body in call, each next event in stream', async () => {
+    server.enqueue({ ...answer, delayMs: 3000 }, { ...answer, hangAfterEvents: 2 });
+    const quick = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0, timeout: 200 });
+    const adapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client: quick, maxRetries: 0 });
+    const called: unknown = await adapter.call(user, []).catch((caught: unknown) => caught);
+    expect(called).toBeInstanceOf(ConnectionError);
+    expect((called as ConnectionError).message).toContain(
+      'did not finish its response within the timeout (200 ms)',
+    );
+    const streamed: unknown = await (async () => {
+      for await (const _event of adapter.stream(user, [])) {
+        // Nothing arrives before the stream stalls.
+      }
+    })().catch((caught: unknown) => caught);
+    expect(streamed).toBeInstanceOf(ConnectionError);
+    expect((streamed as ConnectionError).message).toContain(
+      'sent no stream event within the timeout (200 ms)',
+    );
+  });
+
+  it('lets a stream that keeps coming run past the timeout', async () => {
+    server.enqueue({ ...answer, eventDelayMs: 50 });
+    const quick = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0, timeout: 200 });
+    const adapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client: quick, maxRetries: 0 });
+    const started = Date.now();
+    let content: string | null = null;
+    for await (const event of adapter.stream(user, []))
+      if (event.type === 'response') content = event.response.content;
+    expect(content).toBe('Hello!');
+    expect(Date.now() - started).toBeGreaterThan(400);
   });
 });

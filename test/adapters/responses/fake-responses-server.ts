@@ -19,6 +19,10 @@ export type ScriptedAnswer =
       readonly incomplete?: 'max_output_tokens' | 'content_filter';
       /** Streaming only: after this many events, send nothing more until the client leaves (at most 10 s). */
       readonly hangAfterEvents?: number;
+      /** Waits this long before answering (at most until the client leaves). */
+      readonly delayMs?: number;
+      /** Streaming only: waits this long before each event. */
+      readonly eventDelayMs?: number;
     }
   | {
       readonly type: 'error';
@@ -273,7 +277,7 @@ export async function startFakeResponsesServer(
     closed[index] = new Promise((resolve) => response.on('close', () => resolve()));
     const parts: Buffer[] = [];
     request.on('data', (part: Buffer) => parts.push(part));
-    request.on('end', () => {
+    request.on('end', async () => {
       const body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
       const received: ReceivedRequest = {
         path: request.url ?? '',
@@ -316,12 +320,14 @@ export async function startFakeResponsesServer(
           ? (stored.get(body['previous_response_id']) ?? [])
           : [];
       const result = respond(answer, body, [...chain, ...input]);
+      if (answer.delayMs !== undefined) await wait(answer.delayMs, response);
+      if (response.destroyed) return;
       if (body['stream'] !== true) {
         response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${index}` });
         response.end(JSON.stringify(result));
         return;
       }
-      void writeEvents(response, streamEvents(result), answer.hangAfterEvents);
+      void writeEvents(response, streamEvents(result), answer.hangAfterEvents, answer.eventDelayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -475,6 +481,7 @@ async function writeEvents(
   response: ServerResponse,
   events: readonly Record<string, unknown>[],
   hangAfterEvents: number | undefined,
+  eventDelayMs = 0,
 ): Promise<void> {
   response.writeHead(200, {
     'content-type': 'text/event-stream',
@@ -488,6 +495,8 @@ async function writeEvents(
       await wait(10_000, response);
       break;
     }
+    if (eventDelayMs > 0) await wait(eventDelayMs, response);
+    if (response.destroyed) return;
     response.write(
       `event: ${String(event['type'])}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`,
     );
