@@ -33,7 +33,7 @@ export function attemptFailure(
     const what =
       kind === 'call'
         ? `did not finish its response within the timeout (${attempt.timeoutMs} ms)`
-        : `sent no stream event within the timeout (${attempt.timeoutMs} ms)`;
+        : `sent no stream chunk within the timeout (${attempt.timeoutMs} ms)`;
     const origin = originOf(settings.baseURL);
     return new ConnectionError({
       provider: settings.provider,

@@ -154,7 +154,7 @@ describe('OpenAIResponsesAdapter errors and retries', () => {
     })().catch((caught: unknown) => caught);
     expect(streamed).toBeInstanceOf(ConnectionError);
     expect((streamed as ConnectionError).message).toContain(
-      'sent no stream event within the timeout (200 ms)',
+      'sent no stream chunk within the timeout (200 ms)',
     );
   });
 
