@@ -23,6 +23,8 @@ export type ScriptedAnswer =
       readonly delayMs?: number;
       /** Streaming only: waits this long before each event. */
       readonly eventDelayMs?: number;
+      /** Answers JSON even to a streaming request, as some compatible servers do. */
+      readonly json?: boolean;
     }
   | {
       readonly type: 'error';
@@ -322,7 +324,7 @@ export async function startFakeResponsesServer(
       const result = respond(answer, body, [...chain, ...input]);
       if (answer.delayMs !== undefined) await wait(answer.delayMs, response);
       if (response.destroyed) return;
-      if (body['stream'] !== true) {
+      if (body['stream'] !== true || answer.json === true) {
         response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${index}` });
         response.end(JSON.stringify(result));
         return;

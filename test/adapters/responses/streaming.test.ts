@@ -209,4 +209,29 @@ describe('OpenAIResponsesAdapter.stream', () => {
     expect((error as StreamError).message).toContain('without response.completed');
     expect(server.requests).toHaveLength(2);
   });
+
+  it('reads a JSON answer to a streaming request as the same events, and an incomplete response as length', async () => {
+    server.enqueue(
+      { ...parallelCalls, json: true },
+      {
+        type: 'turn',
+        output: [{ type: 'message', text: 'Sunny in' }],
+        incomplete: 'max_output_tokens',
+      },
+    );
+    const adapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client });
+    const events = await collect(adapter.stream(user, []));
+    expect(events.map((event) => event.type)).toEqual([
+      'reasoning_delta',
+      'tool_call_delta',
+      'tool_call_delta',
+      'response',
+    ]);
+    expect(events[0]).toEqual({ type: 'reasoning_delta', delta: 'Two cities,\n\ntwo calls.' });
+    const cut = (await collect(adapter.stream(user, []))).at(-1);
+    expect(cut?.type === 'response' ? [cut.response.content, cut.response.finish_reason] : []).toEqual([
+      'Sunny in',
+      'length',
+    ]);
+  });
 });
