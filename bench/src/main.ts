@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,code,mcp,trace] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace] [-- --rounds=N]
  * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
  * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
@@ -14,12 +14,14 @@ import { runCheckpointSuite } from './loop/checkpoint-suite.js';
 import { runScaleSuite } from './scale/scale-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
+import { runAdapterSuite } from './adapter/adapter-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
 import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
 
-type Suite = 'loop' | 'run-api' | 'checkpoint' | 'context' | 'scale' | 'stream' | 'code' | 'mcp' | 'trace';
+type Suite =
+  'loop' | 'run-api' | 'checkpoint' | 'context' | 'scale' | 'stream' | 'adapter' | 'code' | 'mcp' | 'trace';
 const suiteNames: readonly Suite[] = [
   'loop',
   'run-api',
@@ -27,6 +29,7 @@ const suiteNames: readonly Suite[] = [
   'context',
   'scale',
   'stream',
+  'adapter',
   'code',
   'mcp',
   'trace',
@@ -168,6 +171,16 @@ async function main(): Promise<void> {
     });
     sections.push(report.markdown, '');
     log(`Up to streaming: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (options.suites.includes('adapter')) {
+    log('Adapter overhead per call against the official client (alternating in one process):');
+    const report = await runAdapterSuite({
+      rounds: options.quick ? 1 : options.rounds,
+      calls: options.quick ? 100 : 500,
+      log,
+    });
+    sections.push(report.markdown, '');
+    log(`Up to adapter overhead: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (options.suites.includes('code')) {
     log('Code tools (a fresh process per job and round):');

@@ -148,12 +148,14 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
     types: ['RecordedCall', 'ScriptExhaustedErrorOptions', 'ScriptedAdapterOptions', 'ScriptedResponse'],
   },
   openai: {
-    values: ['ChatCompletionsAdapter', 'OpenAIAdapter', 'toStrictSchema'],
+    values: ['ChatCompletionsAdapter', 'OpenAIAdapter', 'OpenAIResponsesAdapter', 'toStrictSchema'],
     types: [
       'ChatCompletionsAdapterOptions',
       'OpenAIAdapterOptions',
       'OpenAIClient',
       'OpenAIRequestOptions',
+      'OpenAIResponsesAdapterOptions',
+      'OpenAIResponsesClient',
       'ProviderDefaults',
       'ResponseFormat',
     ],

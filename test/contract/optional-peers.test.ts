@@ -59,11 +59,13 @@ describe('an entry whose optional peer is not installed', () => {
           cjs: { ...require(${JSON.stringify(join(copy.dist, 'openai.cjs'))}), ...require(${JSON.stringify(join(copy.dist, 'deepseek.cjs'))}), ...require(${JSON.stringify(join(copy.dist, 'index.cjs'))}) },
         };
         const results = {};
-        for (const [format, { OpenAIAdapter, DeepSeekAdapter, ToolOrchestrator }] of Object.entries(builds)) {
+        for (const [format, { OpenAIAdapter, OpenAIResponsesAdapter, DeepSeekAdapter, ToolOrchestrator }] of Object.entries(builds)) {
           const messages = [{ role: 'user', content: 'hi' }];
           const openai = new OpenAIAdapter({ model: 'gpt-5-mini', apiKey: 'key', baseURL: 'http://127.0.0.1:9/v1' });
           const deepseek = new DeepSeekAdapter({ model: 'deepseek-v4-flash', apiKey: 'key', baseURL: 'http://127.0.0.1:9' });
+          const responses = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', apiKey: 'key', baseURL: 'http://127.0.0.1:9/v1' });
           results[format] = await Promise.all([
+            responses.call(messages, []).then(() => 'resolved', report),
             openai.call(messages, []).then(() => 'resolved', report),
             (async () => { for await (const _ of deepseek.stream(messages, [])) {} })().then(() => 'resolved', report),
             new ToolOrchestrator(openai, {}).run(messages).then(() => 'resolved', report),
@@ -76,10 +78,13 @@ describe('an entry whose optional peer is not installed', () => {
         packageName: 'openai',
         installCommand: 'npm install openai',
         message:
-          'The OpenAI and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek) need the package "openai" (^5 || ^6), which is not installed. Install it beside tool-orchestrator: npm install openai',
+          'The OpenAI, OpenAI Responses and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek) need the package "openai" (^5 || ^6), which is not installed. Install it beside tool-orchestrator: npm install openai',
       };
       const results = JSON.parse(await runModuleScript(script)) as Record<string, unknown[]>;
-      expect(results).toEqual({ esm: [expected, expected, expected], cjs: [expected, expected, expected] });
+      expect(results).toEqual({
+        esm: [expected, expected, expected, expected],
+        cjs: [expected, expected, expected, expected],
+      });
     } finally {
       await copy.remove();
     }

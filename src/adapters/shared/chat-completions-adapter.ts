@@ -1,4 +1,3 @@
-import { ConnectionError } from '../../errors/connection-error.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import { InsufficientSystemResourceError } from '../../errors/insufficient-system-resource-error.js';
@@ -11,22 +10,22 @@ import type {
   ModelStreamEvent,
   ModelToolDefinition,
 } from '../../model/model-adapter.js';
-import { abortReason, sleep } from './abort-reason.js';
+import { abortReason } from './abort-reason.js';
 import { startAttemptDeadline } from './attempt-deadline.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { clientSource, connectClient } from './create-client.js';
 import type { ClientConnection, ClientSource, ProviderDefaults } from './create-client.js';
-import { originOf } from './connection-failure.js';
 import { knownContextWindow } from './model-context-windows.js';
 import { providerName } from './provider-name.js';
 import type { OpenAIClient, OpenAIRequestOptions } from './openai-client.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
 import { readBody } from './read-body.js';
+import { attemptFailure, waitToRetry } from './retry-policy.js';
+import type { RetrySettings } from './retry-policy.js';
 import { SseChunkReader, streamEnd } from './sse-chunk-reader.js';
 import { StreamAccumulator } from './stream-accumulator.js';
-import { isModelProviderError, toProviderError } from './to-provider-error.js';
 
 /**
  * A `ModelAdapter` over `client.chat.completions.create`, shared by the OpenAI and DeepSeek
@@ -122,6 +121,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     const body = this.buildBody(messages, tools, options, false);
     const signal = options.signal;
     const { client } = await this.connect();
+    const settings = this.retrySettings(client);
     for (let retry = 0; ; retry += 1) {
       const attempt = this.startAttempt(signal, client);
       let failure: unknown;
@@ -134,11 +134,11 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         this.checkFinishReason(result);
         return result;
       } catch (error) {
-        failure = this.toFailure(error, signal, attempt, 'call');
+        failure = attemptFailure(error, signal, attempt, 'call', settings);
       } finally {
         attempt.dispose();
       }
-      await this.waitToRetry(failure, retry, signal, client);
+      await waitToRetry(failure, retry, signal, settings);
     }
   }
 
@@ -157,6 +157,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     const body = this.buildBody(messages, tools, options, true);
     const signal = options.signal;
     const { client, decodeEvents } = await this.connect();
+    const settings = this.retrySettings(client);
     for (let retry = 0; ; retry += 1) {
       const attempt = this.startAttempt(signal, client);
       let emitted = false;
@@ -196,12 +197,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
         if (isAborted(signal)) throw abortReason(signal);
         return;
       } catch (error) {
-        failure = this.toFailure(error, signal, attempt, 'stream');
+        failure = attemptFailure(error, signal, attempt, 'stream', settings);
       } finally {
         attempt.dispose();
       }
       if (emitted) throw failure;
-      await this.waitToRetry(failure, retry, signal, client);
+      await waitToRetry(failure, retry, signal, settings);
     }
   }
 
@@ -265,12 +266,15 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     });
   }
 
-  private maxRetries(client: OpenAIClient): number {
-    return this.options.maxRetries ?? client.maxRetries;
-  }
-
-  private get maxRetryDelayMs(): number {
-    return this.options.maxRetryDelayMs ?? 60_000;
+  private retrySettings(client: OpenAIClient): RetrySettings {
+    return {
+      provider: this.provider,
+      environmentVariable: this.defaults.environmentVariable,
+      baseURL: this.baseURL,
+      maxRetries: this.options.maxRetries ?? client.maxRetries,
+      maxRetryDelayMs: this.options.maxRetryDelayMs ?? 60_000,
+      retryBaseDelayMs: this.options.retryBaseDelayMs ?? 500,
+    };
   }
 
   private startAttempt(signal: AbortSignal | undefined, client: OpenAIClient): AttemptDeadline {
@@ -295,60 +299,6 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       rawOutput: result,
       message: `${this.provider} stopped with finish_reason "insufficient_system_resource" (servers overloaded). Retry later.`,
     });
-  }
-
-  private toFailure(
-    error: unknown,
-    signal: AbortSignal | undefined,
-    attempt: AttemptDeadline,
-    kind: 'call' | 'stream',
-  ): unknown {
-    if (signal?.aborted === true) return abortReason(signal);
-    if (attempt.timedOut) {
-      const what =
-        kind === 'call'
-          ? `did not finish its response within the timeout (${attempt.timeoutMs} ms)`
-          : `sent no stream chunk within the timeout (${attempt.timeoutMs} ms)`;
-      const origin = originOf(this.baseURL);
-      return new ConnectionError({
-        provider: this.provider,
-        cause: error,
-        ...(origin === undefined ? {} : { origin }),
-        message: `${this.provider}${origin === undefined ? '' : ` at ${origin}`} ${what}. Raise the timeout option (the client's, when you inject one), or check the server.`,
-      });
-    }
-    if (isModelProviderError(error)) return error;
-    return toProviderError(error, {
-      provider: this.provider,
-      environmentVariable: this.defaults.environmentVariable,
-      maxRetryDelayMs: this.maxRetryDelayMs,
-      baseURL: this.baseURL,
-    });
-  }
-
-  /**
-   * Waits before retry number `retry + 1`, or throws `failure` when it is not retryable, the
-   * budget is spent, or the server asked for a wait longer than `maxRetryDelayMs`. The wait ends
-   * at once when `signal` aborts.
-   */
-  private async waitToRetry(
-    failure: unknown,
-    retry: number,
-    signal: AbortSignal | undefined,
-    client: OpenAIClient,
-  ): Promise<void> {
-    if (!isModelProviderError(failure) || !failure.retryable || retry >= this.maxRetries(client)) {
-      throw failure;
-    }
-    const requested = failure.retryAfterMs;
-    if (requested !== undefined && requested > this.maxRetryDelayMs) throw failure;
-    await sleep(requested ?? this.backoff(retry), signal);
-  }
-
-  /** The `openai` client's backoff: doubling from `retryBaseDelayMs`, at most 8 s, less up to 25 % jitter. */
-  private backoff(retry: number): number {
-    const delay = Math.min((this.options.retryBaseDelayMs ?? 500) * 2 ** retry, 8000, this.maxRetryDelayMs);
-    return delay * (1 - Math.random() * 0.25);
   }
 }
 

@@ -18,12 +18,29 @@ export interface ProviderDefaults {
   readonly keyHosts: readonly string[];
 }
 
-/** Where an adapter's client comes from: the injected one, or the settings to build one with on first use. */
-export type ClientSource = { readonly client: OpenAIClient } | { readonly settings: ClientOptions };
+/**
+ * Where an adapter's client comes from: the injected one, or the settings to build one with on
+ * first use. `Client` is the part of the `openai` client the adapter uses.
+ */
+export type ClientSource<Client extends object = OpenAIClient> =
+  { readonly client: Client } | { readonly settings: ClientOptions };
+
+/** The options {@link clientSource} reads: those of every adapter over the `openai` client. */
+export type ClientSourceOptions<Client extends object = OpenAIClient> = Pick<
+  ChatCompletionsAdapterOptions,
+  | 'model'
+  | 'apiKey'
+  | 'baseURL'
+  | 'maxRetries'
+  | 'maxRetryDelayMs'
+  | 'timeout'
+  | 'headers'
+  | 'dangerouslyAllowBrowser'
+> & { readonly client?: Client | undefined };
 
 /** What an adapter uses of the `openai` package: a client, and the package's own SSE parser. */
-export interface ClientConnection {
-  readonly client: OpenAIClient;
+export interface ClientConnection<Client extends object = OpenAIClient> {
+  readonly client: Client;
   readonly decodeEvents: typeof decodeServerSentEvents;
 }
 
@@ -32,7 +49,8 @@ const loadOpenAI = optionalDependency({
   packageName: 'openai',
   versionRange: '^5 || ^6',
   installCommand: 'npm install openai',
-  neededFor: 'The OpenAI and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek)',
+  neededFor:
+    'The OpenAI, OpenAI Responses and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek)',
   load: () => import('./openai-module.js'),
 });
 
@@ -45,10 +63,10 @@ const loadOpenAI = optionalDependency({
  * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
  * `maxRetryDelayMs` is not a number of milliseconds.
  */
-export function clientSource(
-  options: ChatCompletionsAdapterOptions,
+export function clientSource<Client extends object = OpenAIClient>(
+  options: ClientSourceOptions<Client>,
   defaults: ProviderDefaults,
-): ClientSource {
+): ClientSource<Client> {
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new InvalidArgumentError({
       argument: 'model',
@@ -121,12 +139,16 @@ export function clientSource(
  * @throws {InvalidArgumentError} in a browser without `dangerouslyAllowBrowser: true`, where the
  * client refuses to hold an API key.
  */
-export async function connectClient(source: ClientSource): Promise<ClientConnection> {
+export async function connectClient<Client extends object = OpenAIClient>(
+  source: ClientSource<Client>,
+): Promise<ClientConnection<Client>> {
   const { OpenAI, decodeServerSentEvents } = await loadOpenAI();
   if ('client' in source) return { client: source.client, decodeEvents: decodeServerSentEvents };
   const settings = source.settings;
   try {
-    return { client: new OpenAI(settings), decodeEvents: decodeServerSentEvents };
+    // An `OpenAI` instance is every `Client` the adapters declare (OpenAIClient, OpenAIResponsesClient).
+    const client = new OpenAI(settings) as unknown as Client;
+    return { client, decodeEvents: decodeServerSentEvents };
   } catch (error) {
     if (!(error instanceof Error) || !error.message.includes('dangerouslyAllowBrowser')) throw error;
     throw new InvalidArgumentError({

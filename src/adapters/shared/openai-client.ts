@@ -22,3 +22,18 @@ export interface OpenAIClient {
     };
   };
 }
+
+/**
+ * The part of an `openai` client (version 5 or 6) that the Responses adapter uses: an `OpenAI`
+ * instance is one. Declared here for the same reason as {@link OpenAIClient}.
+ */
+export interface OpenAIResponsesClient {
+  /** Retries the client would make; the adapter's default for its own. */
+  readonly maxRetries: number;
+  /** Milliseconds an attempt may take; the adapter's default `timeout`. */
+  readonly timeout: number;
+  readonly responses: {
+    /** Sends one Responses request; the adapter reads the raw `Response`. */
+    create(body: object, options?: OpenAIRequestOptions): { asResponse(): Promise<Response> };
+  };
+}
