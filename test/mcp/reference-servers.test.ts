@@ -9,6 +9,7 @@ import type { ToolMessage } from '../../src/index.js';
 import { connectMcpServer } from '../../src/mcp.js';
 import type { McpWarning } from '../../src/mcp.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
+import { textContent } from '../support/transcript.js';
 
 // Reference servers of the MCP project, installed from npm as devDependencies (built on the v1 SDK).
 const serverBin = (name: string): string =>
@@ -53,8 +54,8 @@ describe('@modelcontextprotocol/server-filesystem in the loop', () => {
         { role: 'user', content: 'What do my notes say?' },
       ]);
       expect(result.stopReason).toBe('final');
-      const [listing, notes, outside, badArguments] = toolMessages(result.messages).map(
-        (message) => message.content,
+      const [listing, notes, outside, badArguments] = toolMessages(result.messages).map((message) =>
+        textContent(message.content),
       );
       expect(listing).toContain('[FILE] notes.md');
       expect(listing).toContain('[FILE] todo.txt');
@@ -102,8 +103,8 @@ describe('@modelcontextprotocol/server-everything in the loop', () => {
       const result = await new ToolOrchestrator(adapter, everything.tools).run([
         { role: 'user', content: 'go' },
       ]);
-      const [echo, sum, image, resource, structured] = toolMessages(result.messages).map(
-        (message) => message.content,
+      const [echo, sum, image, resource, structured] = toolMessages(result.messages).map((message) =>
+        textContent(message.content),
       );
       expect(echo).toContain('hello');
       expect(sum).toContain('42');
