@@ -45,6 +45,8 @@ export class OpenAIAdapter extends ChatCompletionsAdapter {
       tools,
       toolChoice: options.toolChoice ?? this.options.toolChoice,
       reasoningReplay: 'none',
+      acceptedParts: 'text_and_media',
+      provider: this.provider,
       ...(reasoningEffort === undefined ? {} : { providerFields: { reasoning_effort: reasoningEffort } }),
       stream,
     });

@@ -2,6 +2,8 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition, ToolChoice } from '../../model/model-adapter.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { toStrictSchema } from './strict-schema.js';
+import { toWireContent } from './wire-content.js';
+import type { AcceptedParts } from './wire-content.js';
 
 /**
  * Which earlier assistant messages carry `reasoning_content` in a request: every one
@@ -20,6 +22,10 @@ export interface RequestBodyInput {
   /** Provider fields such as DeepSeek's `thinking`, sent before `extraBody`. */
   readonly providerFields?: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
+  /** The content parts the server takes in user and tool messages. */
+  readonly acceptedParts: AcceptedParts;
+  /** The adapter's provider, named in errors. */
+  readonly provider: string;
 }
 
 /** Builds a Chat Completions request body; parameters the caller did not set are not sent. */
@@ -28,7 +34,7 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
   const hasTools = tools.length > 0;
   const body: Record<string, unknown> = {
     model: options.model,
-    messages: input.messages.map((message) => toWireMessage(message, input.reasoningReplay)),
+    messages: input.messages.map((message, index) => toWireMessage(message, index, input)),
   };
   if (hasTools) body['tools'] = tools.map((tool) => toWireTool(tool, options.strictTools ?? false));
   // OpenAI rejects tool_choice and parallel_tool_calls in a request without tools.
@@ -55,7 +61,22 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
   return body;
 }
 
-function toWireMessage(message: ChatMessage, replay: ReasoningReplay): Record<string, unknown> {
+function toWireMessage(
+  message: ChatMessage,
+  index: number,
+  input: RequestBodyInput,
+): Record<string, unknown> {
+  const replay = input.reasoningReplay;
+  if (message.role === 'user' || message.role === 'tool') {
+    const place = {
+      role: message.role,
+      index,
+      accepted: input.acceptedParts,
+      provider: input.provider,
+      ...(message.role === 'tool' ? { toolCallId: message.tool_call_id } : {}),
+    };
+    return { ...message, content: toWireContent(message.content, place) };
+  }
   if (message.role !== 'assistant') return { ...message };
   const { reasoning_content: reasoning, tool_calls: toolCalls, ...rest } = message;
   const wire: Record<string, unknown> = { ...rest };
