@@ -80,7 +80,7 @@ describe('@modelcontextprotocol/server-filesystem in the loop', () => {
 });
 
 describe('@modelcontextprotocol/server-everything in the loop', () => {
-  it('runs its tools, describes its image and resource results, and passes structured content', async () => {
+  it('runs its tools, passes its image as an image part, describes its resource, and passes structured content', async () => {
     const everything = await connectMcpServer(
       { command: process.execPath, args: [serverBin('server-everything')] },
       {
@@ -103,14 +103,14 @@ describe('@modelcontextprotocol/server-everything in the loop', () => {
       const result = await new ToolOrchestrator(adapter, everything.tools).run([
         { role: 'user', content: 'go' },
       ]);
-      const [echo, sum, image, resource, structured] = toolMessages(result.messages).map((message) =>
-        textContent(message.content),
+      const [echo, sum, image, resource, structured] = toolMessages(result.messages).map(
+        (message) => message.content,
       );
-      expect(echo).toContain('hello');
-      expect(sum).toContain('42');
-      expect(image).toMatch(/\[image: image\/png, [\d.]+ (bytes|KiB); not shown as text\]/);
-      expect(resource).toMatch(/\[resource <[^>]+1[^>]*>/);
-      expect(structured).toMatch(/"temperature"/);
+      expect(textContent(echo!)).toContain('hello');
+      expect(textContent(sum!)).toContain('42');
+      expect(image).toContainEqual({ type: 'image', data: expect.any(String), mediaType: 'image/png' });
+      expect(textContent(resource!)).toMatch(/\[resource <[^>]+1[^>]*>/);
+      expect(textContent(structured!)).toMatch(/"temperature"/);
     } finally {
       await everything.close();
     }
