@@ -24,12 +24,15 @@ export interface ToolContent {
  * ]),
  */
 export function toolContent(parts: readonly ContentPart[]): ToolContent {
-  const problem = contentProblem(parts);
-  if (problem !== undefined || typeof parts === 'string') {
+  const problem =
+    typeof parts === 'string' ? { path: '', expected: 'an array of content parts' } : contentProblem(parts);
+  if (problem !== undefined) {
+    const index = problem.path === '' ? undefined : Number(problem.path.slice(1, -1));
     throw new InvalidArgumentError({
-      argument: `toolContent(parts)${problem?.path ?? ''}`,
-      value: parts,
-      message: `must be ${problem?.expected ?? 'an array of content parts'}.`,
+      argument: `toolContent(parts)${problem.path}`,
+      // The bad part alone: the others may be megabytes of base64.
+      value: index === undefined ? parts : parts[index],
+      message: `must be ${problem.expected}.`,
     });
   }
   return Object.freeze({ [toolContentBrand]: true as const, parts: Object.freeze([...parts]) });

@@ -86,7 +86,9 @@ describe('a tool returning content parts (toolContent)', () => {
       { type: 'image', data: 'AAAA' },
     ] as unknown as ContentPart[];
     expect(() => toolContent(bad)).toThrow(InvalidArgumentError);
-    expect(() => toolContent(bad)).toThrow(/Invalid toolContent\(parts\)\[1\].*mediaType of its base64 data/);
+    expect(() => toolContent(bad)).toThrow(
+      'Invalid toolContent(parts)[1] ({"type":"image","data":"AAAA"}): must be an image part with the mediaType of its base64 data',
+    );
   });
 
   it('traces the parts with the image by size, never its data, and the text cut at maxTraceChars', async () => {
