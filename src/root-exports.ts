@@ -45,6 +45,8 @@ export type {
   ToolRegistry,
 } from './tools/define-tool.js';
 export type { ToolAnnotations } from './tools/tool-annotations.js';
+export { toolContent } from './tools/tool-content.js';
+export type { ToolContent } from './tools/tool-content.js';
 export { ToolRunner } from './tools/tool-runner.js';
 export type { ExecuteToolCallsOptions, ToolBatchContext, ToolRunnerOptions } from './tools/tool-runner.js';
 export type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tools/tool-call-outcome.js';
@@ -54,10 +56,15 @@ export type {
   AssistantMessage,
   ChatMessage,
   ChatRole,
+  ContentPart,
+  FilePart,
+  ImagePart,
   JsonObject,
+  MessageContent,
   ProviderData,
   ReasoningPart,
   SystemMessage,
+  TextPart,
   ToolCall,
   ToolMessage,
   UserMessage,
@@ -80,6 +87,7 @@ export type {
   StopReason,
   ToolCallReference,
   TraceContent,
+  TraceContentPart,
   TraceEmitter,
   TraceEvent,
   TraceEventData,

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../tracing/trace-events.js';
+import { traceContentText } from '../tracing/cap-trace-text.js';
 import { summarizeToolOutput } from './progress-text.js';
 
 /** One tool call of the explorer, as the CLI reports it after an interrupt. */
@@ -44,7 +45,7 @@ export class ExploreRecorder {
         this.toolCalls.push({
           name: event.data.name,
           arguments: this.#arguments.get(event.data.toolCallId) ?? '',
-          result: event.data.error ?? summarizeToolOutput(event.data.content),
+          result: event.data.error ?? summarizeToolOutput(traceContentText(event.data.content)),
           ok: event.data.error === undefined,
         });
         break;

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../tracing/trace-events.js';
+import { traceContentText } from '../tracing/cap-trace-text.js';
 import { formatMs, oneLine, plural, summarizeToolOutput } from './progress-text.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { clearLine, fitToWidth } from './terminal-style.js';
@@ -116,7 +117,7 @@ export class ProgressPrinter {
         const args = oneLine(this.#arguments.get(event.data.toolCallId) ?? '', 200);
         const result =
           event.data.error === undefined
-            ? summarizeToolOutput(event.data.content)
+            ? summarizeToolOutput(traceContentText(event.data.content))
             : `error: ${oneLine(event.data.error, 200)}`;
         this.line(`  ${event.data.name}(${args}) ${formatMs(event.data.durationMs)} -> ${result}`);
         this.#pendingToolCalls = Math.max(0, this.#pendingToolCalls - 1);

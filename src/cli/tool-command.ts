@@ -6,6 +6,7 @@ import { UsageError, exitCodes } from './cli-io.js';
 import { repoFlag } from './flag-values.js';
 import { helpTexts } from './help-texts.js';
 import { parseFlags } from './parse-flags.js';
+import { contentAsText } from '../model/content-parts.js';
 import { exampleCommand, formatToolParameters, toolParameters } from './tool-parameters.js';
 
 /** `tool <name> [json-args] --repo DIR`: runs one code tool with no model. */
@@ -62,7 +63,8 @@ export async function toolCommand(argv: readonly string[], io: CliIo): Promise<n
       `${JSON.stringify({ ok: outcome.error === undefined, content: outcome.content, error: outcome.error ?? null })}\n`,
     );
   } else if (outcome.error === undefined) {
-    io.stdout(outcome.content.endsWith('\n') ? outcome.content : `${outcome.content}\n`);
+    const text = contentAsText(outcome.content);
+    io.stdout(text.endsWith('\n') ? text : `${text}\n`);
   } else {
     io.stderr(`error: ${outcome.error}\n`);
   }

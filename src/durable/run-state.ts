@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../model/messages.js';
+import type { ChatMessage, MessageContent } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolErrorCode } from '../tools/tool-call-outcome.js';
 import type { StopReason } from '../tracing/trace-events.js';
@@ -93,8 +93,8 @@ export interface ToolCallRecord {
 
 /** A tool call's recorded result: what goes back to the model. */
 export interface RecordedToolOutcome {
-  /** The tool message content sent to the model. */
-  readonly content: string;
+  /** The tool message content sent to the model: a string, or the parts of a `toolContent` result. */
+  readonly content: MessageContent;
   /** Why the call failed, when it did; `'approval_denied'` when a person said no. */
   readonly errorCode?: ToolErrorCode;
   /** The error the model was told, when the call failed. */

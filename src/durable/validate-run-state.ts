@@ -1,3 +1,4 @@
+import { contentProblem } from '../model/content-parts.js';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import { kindOf } from '../errors/describe-value.js';
 import type { RunState } from './run-state.js';
@@ -107,8 +108,10 @@ function validateMessages(value: unknown, runId: string | undefined): void {
     const role = message['role'];
     switch (role) {
       case 'system':
-      case 'user':
         text(message['content'], `${path}.content`, runId);
+        break;
+      case 'user':
+        content(message['content'], `${path}.content`, runId);
         break;
       case 'assistant':
         if (message['content'] !== null) text(message['content'], `${path}.content`, runId);
@@ -142,7 +145,7 @@ function validateMessages(value: unknown, runId: string | undefined): void {
         break;
       case 'tool':
         text(message['tool_call_id'], `${path}.tool_call_id`, runId);
-        text(message['content'], `${path}.content`, runId);
+        content(message['content'], `${path}.content`, runId);
         break;
       default:
         invalid(`${path}.role`, role, 'must be one of "system", "user", "assistant", "tool".', runId);
@@ -169,7 +172,7 @@ function validateCurrentTurn(value: unknown, runId: string | undefined): Map<str
     }
     if (status === 'done') {
       const outcome = record(call['outcome'], `${path}.outcome`, runId);
-      text(outcome['content'], `${path}.outcome.content`, runId);
+      content(outcome['content'], `${path}.outcome.content`, runId);
       if (outcome['errorCode'] !== undefined) text(outcome['errorCode'], `${path}.outcome.errorCode`, runId);
       if (outcome['error'] !== undefined) text(outcome['error'], `${path}.outcome.error`, runId);
       if (outcome['durationMs'] !== undefined && !isFiniteNumber(outcome['durationMs'])) {
@@ -193,6 +196,15 @@ function validateCurrentTurn(value: unknown, runId: string | undefined): Map<str
     statuses.set(toolCallId, String(status));
   });
   return statuses;
+}
+
+/** A user or tool message's content: a string, or content parts. */
+function content(value: unknown, path: string, runId: string | undefined): void {
+  const problem = contentProblem(value);
+  if (problem === undefined) return;
+  if (problem.path === '') invalid(path, value, `must be ${problem.expected}; got ${kindOf(value)}.`, runId);
+  const part = (value as readonly unknown[])[Number(problem.path.slice(1, -1))];
+  invalid(`${path}${problem.path}`, part, `must be ${problem.expected}.`, runId);
 }
 
 function providerData(value: unknown, path: string, runId: string | undefined): void {

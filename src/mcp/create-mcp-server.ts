@@ -1,3 +1,5 @@
+import { isToolContent } from '../tools/tool-content.js';
+import { mcpContentBlocks } from './mcp-content-blocks.js';
 import type { Server } from '@modelcontextprotocol/server';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
@@ -167,10 +169,10 @@ export function buildMcpServer<Context extends object>(
     }
     const result = outcome.result;
     const structured =
-      typeof result === 'object' && result !== null && !Array.isArray(result)
+      typeof result === 'object' && result !== null && !Array.isArray(result) && !isToolContent(result)
         ? { structuredContent: result as Record<string, unknown> }
         : {};
-    return { content: [{ type: 'text' as const, text: outcome.content }], ...structured };
+    return { content: mcpContentBlocks(outcome.content), ...structured };
   });
   return server;
 }

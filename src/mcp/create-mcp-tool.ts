@@ -1,14 +1,18 @@
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/define-tool.js';
 import type { ToolAnnotations } from '../tools/tool-annotations.js';
+import type { ToolContent } from '../tools/tool-content.js';
 import { checkInputSchema } from './check-input-schema.js';
 import type { McpToolListing } from './connect-mcp-server-options.js';
 
 /** How a tool of a server is called. */
 export interface McpToolCaller {
   readonly timeoutMs: number;
-  /** Calls the tool on the server; resolves to the text the model reads, rejects with a message for it. */
-  readonly call: (input: unknown, signal: AbortSignal) => Promise<string>;
+  /**
+   * Calls the tool on the server; resolves to the text the model reads (or, with images or binary
+   * resources, its parts), rejects with a message for it.
+   */
+  readonly call: (input: unknown, signal: AbortSignal) => Promise<string | ToolContent>;
 }
 
 /**

@@ -7,7 +7,10 @@ import type { McpConnection, McpToolListing, McpWarning } from './connect-mcp-se
 import { McpConnectionError } from './errors/mcp-connection-error.js';
 import type { McpClientModule } from './load-mcp-sdk.js';
 import { listMcpTools } from './list-mcp-tools.js';
-import { mcpResultText } from './mcp-result-text.js';
+import { contentAsText } from '../model/content-parts.js';
+import { toolContent } from '../tools/tool-content.js';
+import type { ToolContent } from '../tools/tool-content.js';
+import { mcpResultContent } from './mcp-result-content.js';
 import type { McpCallResult } from './mcp-result-text.js';
 import { assignToolNames } from './mcp-tool-names.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -261,7 +264,7 @@ export class McpClientConnection implements McpConnection {
     );
   }
 
-  async #call(serverToolName: string, input: unknown, signal: AbortSignal): Promise<string> {
+  async #call(serverToolName: string, input: unknown, signal: AbortSignal): Promise<string | ToolContent> {
     if (this.#state === 'dead') throw new Error(this.#deathMessage());
     if (this.#state === 'closed') {
       throw new Error(
@@ -301,10 +304,12 @@ export class McpClientConnection implements McpConnection {
         },
       );
     }
-    const text = mcpResultText(result);
-    if (result.isError === true)
+    const content = mcpResultContent(result);
+    if (result.isError === true) {
+      const text = contentAsText(content);
       throw new Error(text === '' ? 'the MCP server reported an error without a message.' : text);
-    return text;
+    }
+    return typeof content === 'string' ? content : toolContent(content);
   }
 
   #onClose(): void {

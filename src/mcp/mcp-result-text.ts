@@ -1,3 +1,5 @@
+import { base64Bytes } from '../model/content-parts.js';
+
 /** The parts of an MCP `CallToolResult` this library reads; anything else is ignored. */
 export interface McpCallResult {
   readonly content?: readonly unknown[] | undefined;
@@ -72,7 +74,7 @@ function describeBlock(block: unknown): { text: string; isText: boolean } {
     case 'image':
     case 'audio':
       return {
-        text: `[${String(record['type'])}: ${stringOf(record['mimeType']) || 'unknown type'}, ${formatSize(base64Bytes(record['data']))}; not shown as text]`,
+        text: `[${String(record['type'])}: ${stringOf(record['mimeType']) || 'unknown type'}, ${formatSize(bytesOf(record['data']))}; not shown as text]`,
         isText: false,
       };
     case 'resource':
@@ -100,7 +102,7 @@ function describeResource(resource: unknown): string {
   const mimeType = typeof record['mimeType'] === 'string' ? ` (${record['mimeType']})` : '';
   const head = `[resource <${stringOf(record['uri'])}>${mimeType}`;
   if (typeof record['text'] === 'string') return `${head}]\n${record['text']}`;
-  return `${head}: ${formatSize(base64Bytes(record['blob']))} of binary data; not shown as text]`;
+  return `${head}: ${formatSize(bytesOf(record['blob']))} of binary data; not shown as text]`;
 }
 
 function sameJson(text: string, json: string): boolean {
@@ -118,10 +120,9 @@ function stringOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function base64Bytes(data: unknown): number {
-  if (typeof data !== 'string') return 0;
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+/** The bytes of a block's base64 field; 0 when it has none. */
+function bytesOf(data: unknown): number {
+  return typeof data === 'string' ? base64Bytes(data) : 0;
 }
 
 function formatSize(bytes: number): string {

@@ -50,10 +50,39 @@ export interface SystemMessage {
   readonly name?: string;
 }
 
-/** A message from the user. */
+/** A piece of text in a message's content parts. */
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/**
+ * An image in a message's content parts: at a `url` (`https:` or a `data:` URL), or as base64
+ * `data` with its `mediaType` (e.g. `'image/png'`). Exactly one of `url` and `data` is set.
+ */
+export type ImagePart =
+  | { readonly type: 'image'; readonly url: string; readonly mediaType?: string }
+  | { readonly type: 'image'; readonly data: string; readonly mediaType: string };
+
+/**
+ * A file in a message's content parts (a PDF, a text file): at a `url`, or as base64 `data`,
+ * with its `mediaType` (e.g. `'application/pdf'`) and, optionally, the `filename` the model sees.
+ * Exactly one of `url` and `data` is set.
+ */
+export type FilePart =
+  | { readonly type: 'file'; readonly url: string; readonly mediaType: string; readonly filename?: string }
+  | { readonly type: 'file'; readonly data: string; readonly mediaType: string; readonly filename?: string };
+
+/** One part of a user message's or a tool result's content: text, an image or a file. */
+export type ContentPart = TextPart | ImagePart | FilePart;
+
+/** The content of a user message or a tool result: a string, or parts in order. */
+export type MessageContent = string | readonly ContentPart[];
+
+/** A message from the user: a string, or parts (text, images, files) in order. */
 export interface UserMessage {
   readonly role: 'user';
-  readonly content: string;
+  readonly content: MessageContent;
   readonly name?: string;
 }
 
@@ -74,11 +103,11 @@ export interface AssistantMessage {
   readonly name?: string;
 }
 
-/** The result of one tool call, sent back to the model. */
+/** The result of one tool call, sent back to the model: a string, or parts (text, images, files). */
 export interface ToolMessage {
   readonly role: 'tool';
   readonly tool_call_id: string;
-  readonly content: string;
+  readonly content: MessageContent;
 }
 
 /** Any message of a chat transcript, in the OpenAI chat-completions format. */

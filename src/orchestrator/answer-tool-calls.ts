@@ -1,7 +1,8 @@
 import { describeThrown } from '../errors/describe-value.js';
+import { contentAsText, contentLength } from '../model/content-parts.js';
 import type { ToolCall, ToolMessage } from '../model/messages.js';
 import { errorContent } from '../tools/serialize-result.js';
-import { capTraceResult, capTraceText } from '../tracing/cap-trace-text.js';
+import { capTraceContent, capTraceResult, capTraceText } from '../tracing/cap-trace-text.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from '../tools/tool-call-outcome.js';
 import type { ToolRegistry } from '../tools/define-tool.js';
 import type { ExecuteToolCallsOptions, ToolBatchContext } from '../tools/tool-runner.js';
@@ -127,8 +128,8 @@ function reportResult(
       ? { result: capTraceResult(outcome.result, outcome.content, maxChars, config.toolResultChars) }
       : { error: capTraceText(outcome.error, maxChars) }),
     ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-    content: capTraceText(outcome.content, maxChars),
-    contentLength: outcome.content.length,
+    content: capTraceContent(outcome.content, maxChars),
+    contentLength: contentLength(outcome.content),
     durationMs: outcome.durationMs,
   });
 }
@@ -232,9 +233,14 @@ function refusedOutcome(
       : blockedCallMessage(
           toolCall.function.name,
           blocked.streak,
-          blocked.quotes >= 0 ? earlier[blocked.quotes]?.content : state.loopGuard?.lastContent,
+          blocked.quotes >= 0 ? quotedContent(earlier[blocked.quotes]) : state.loopGuard?.lastContent,
         );
   return errorOutcome(toolCall, refusal.errorCode, error);
+}
+
+/** An earlier outcome's content as a blocked repeat quotes it: as text, images and files by their placeholders. */
+function quotedContent(outcome: ToolCallOutcome | undefined): string | undefined {
+  return outcome === undefined ? undefined : contentAsText(outcome.content);
 }
 
 function missingOutcome(toolCall: ToolCall, runnerFailure?: { readonly error: unknown }): ToolCallOutcome {

@@ -1,3 +1,4 @@
+import { contentAsText } from '../model/content-parts.js';
 import type { ToolCall } from '../model/messages.js';
 import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
 import type { Refusal } from './turn-progress.js';
@@ -21,7 +22,8 @@ export function recordGuardResults(
   const guard = config.loopGuard;
   const guardState = state.loopGuard;
   if (guard === undefined || guardState === undefined) return;
-  if (streakContentIndex !== undefined) guardState.lastContent = outcomes[streakContentIndex]!.content;
+  if (streakContentIndex !== undefined)
+    guardState.lastContent = contentAsText(outcomes[streakContentIndex]!.content);
   let stopped = false;
   for (let index = 0; index < outcomes.length; index++) {
     const outcome = outcomes[index]!;

@@ -46,7 +46,7 @@ export interface LoopGuardState {
   streak: number;
   /** True once a call of the current streak was blocked. */
   blocked: boolean;
-  /** The tool message content of the streak's last call that ran: quoted when a repeat is blocked. */
+  /** The tool message content of the streak's last call that ran, as text: quoted when a repeat is blocked. */
   lastContent: string | undefined;
   /** Consecutive error results by tool name. */
   errorStreaks: Record<string, number>;

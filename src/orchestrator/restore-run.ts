@@ -1,3 +1,4 @@
+import { contentAsText } from '../model/content-parts.js';
 import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
 import { validateRunState } from '../durable/validate-run-state.js';
@@ -125,7 +126,7 @@ function restoreTurn(saved: SavedRunState): TurnProgress | undefined {
               ...(record.outcome.error === undefined
                 ? record.outcome.errorCode === undefined
                   ? {}
-                  : { error: record.outcome.content }
+                  : { error: contentAsText(record.outcome.content) }
                 : { error: record.outcome.error }),
             },
       needsApproval: asked.has(record.toolCallId),

@@ -1,3 +1,4 @@
+import { contentProblem } from '../model/content-parts.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
@@ -161,6 +162,7 @@ export function validateRunInput(
       message: "must be an array of chat messages, e.g. [{ role: 'user', content: 'hi' }].",
     });
   }
+  messages.forEach(checkMessageContent);
   if (systemPrompt !== undefined && typeof systemPrompt !== 'string') {
     throw new InvalidArgumentError({
       argument: 'systemPrompt',
@@ -189,4 +191,21 @@ export function validateResumeOptions(resumeOptions: ResumeOptions<object>, regi
       message: 'must be true or false.',
     });
   }
+}
+
+/**
+ * Checks the content parts of a user or tool message given to `run()`: a malformed part would
+ * otherwise reach the provider, or a checkpoint that cannot be resumed.
+ */
+function checkMessageContent(message: unknown, index: number): void {
+  if (typeof message !== 'object' || message === null) return;
+  const { role, content } = message as { role?: unknown; content?: unknown };
+  if ((role !== 'user' && role !== 'tool') || !Array.isArray(content)) return;
+  const problem = contentProblem(content);
+  if (problem === undefined) return;
+  throw new InvalidArgumentError({
+    argument: `messages[${index}].content${problem.path}`,
+    value: content[Number(problem.path.slice(1, -1))],
+    message: `must be ${problem.expected}.`,
+  });
 }

@@ -227,7 +227,8 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
       if (captureContent) {
         attributes[genAi.toolCallArguments] = call.function.arguments;
         if (result !== undefined && result.error === undefined)
-          attributes[genAi.toolCallResult] = result.content;
+          attributes[genAi.toolCallResult] =
+            typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
       }
       const span = tracer.startSpan(
         `execute_tool ${call.function.name}`,

@@ -1,4 +1,5 @@
-import type { ChatMessage, ReasoningPart, ToolCall } from '../model/messages.js';
+import { describeMediaPart } from '../model/content-parts.js';
+import type { ChatMessage, MessageContent, ReasoningPart, ToolCall } from '../model/messages.js';
 import { reasoningText } from '../model/reasoning-text.js';
 import type { ModelResponse } from '../model/model-adapter.js';
 
@@ -7,7 +8,28 @@ type MessagePart =
   | { readonly type: 'text'; readonly content: string }
   | { readonly type: 'reasoning'; readonly content: string }
   | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly arguments: unknown }
-  | { readonly type: 'tool_call_response'; readonly id: string; readonly response: unknown };
+  | { readonly type: 'tool_call_response'; readonly id: string; readonly response: unknown }
+  | { readonly type: 'uri'; readonly modality: string; readonly mime_type?: string; readonly uri: string };
+
+/**
+ * Content as GenAI parts: texts as text parts, an image or file at an `https:` URL as a `uri`
+ * part, and one given as base64 data (or a `data:` URL) as a text part that describes it
+ * (`[image: image/png, 12 KB]`): a span attribute never carries the bytes.
+ */
+function contentParts(content: MessageContent): MessagePart[] {
+  if (typeof content === 'string') return [{ type: 'text', content }];
+  return content.map((part): MessagePart => {
+    if (part.type === 'text') return { type: 'text', content: part.text };
+    if ('data' in part || part.url.startsWith('data:'))
+      return { type: 'text', content: describeMediaPart(part) };
+    return {
+      type: 'uri',
+      modality: part.type === 'image' ? 'image' : 'file',
+      ...(part.mediaType === undefined ? {} : { mime_type: part.mediaType }),
+      uri: part.url,
+    };
+  });
+}
 
 /** `gen_ai.input.messages` as a JSON string (spans take no structured values yet). */
 export function inputMessagesJson(messages: readonly ChatMessage[]): string {
@@ -17,14 +39,21 @@ export function inputMessagesJson(messages: readonly ChatMessage[]): string {
         case 'tool':
           return {
             role: 'tool',
-            parts: [{ type: 'tool_call_response', id: message.tool_call_id, response: message.content }],
+            parts: [
+              {
+                type: 'tool_call_response',
+                id: message.tool_call_id,
+                response:
+                  typeof message.content === 'string' ? message.content : contentParts(message.content),
+              },
+            ],
           };
         case 'assistant':
           return { role: 'assistant', parts: assistantParts(message) };
         default:
           return {
             role: message.role,
-            parts: [{ type: 'text', content: message.content }],
+            parts: contentParts(message.content),
             ...(message.name === undefined ? {} : { name: message.name }),
           };
       }

@@ -1,16 +1,19 @@
 import { describeThrown } from '../errors/describe-value.js';
+import type { ContentPart, MessageContent } from '../model/messages.js';
+import { isToolContent } from './tool-content.js';
 
 /** A serialized tool result, or the reason it could not be serialized. */
 export type SerializedResult =
-  { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly content: MessageContent } | { readonly ok: false; readonly error: string };
 
 /**
  * Turns a tool's return value into tool message content: a string goes through unchanged,
- * `undefined` becomes `''`, anything else is `JSON.stringify`'d. Circular values and BigInts
- * are reported, not thrown.
+ * `toolContent(parts)` becomes the parts, `undefined` becomes `''`, anything else is
+ * `JSON.stringify`'d. Circular values and BigInts are reported, not thrown.
  */
 export function serializeResult(result: unknown): SerializedResult {
   if (typeof result === 'string') return { ok: true, content: result };
+  if (isToolContent(result)) return { ok: true, content: result.parts };
   if (result === undefined) return { ok: true, content: '' };
   try {
     const content = JSON.stringify(result);
@@ -36,10 +39,18 @@ export function errorContent(message: string): string {
 }
 
 /**
- * Cuts `content` to at most `maxChars` characters and appends a marker that says how much was cut.
- * Content within the cap is returned as it is.
+ * Cuts `content` to at most `maxChars` characters and appends a marker that says how much was cut;
+ * parts have each text part cut alike (images and files are kept whole). Content within the cap is
+ * returned as it is.
  */
-export function capContent(content: string, maxChars: number): string {
+export function capContent<Content extends MessageContent>(content: Content, maxChars: number): Content;
+export function capContent(content: MessageContent, maxChars: number): MessageContent {
+  if (typeof content !== 'string') {
+    if (content.every((part) => part.type !== 'text' || part.text.length <= maxChars)) return content;
+    return content.map((part): ContentPart =>
+      part.type === 'text' ? { type: 'text', text: capContent(part.text, maxChars) } : part,
+    );
+  }
   if (content.length <= maxChars) return content;
   const cut = content.length - maxChars;
   return `${content.slice(0, maxChars)}\n[truncated: ${cut} of ${content.length} characters were cut; ask for a narrower result]`;

@@ -1,3 +1,5 @@
+import type { MessageContent } from '../model/messages.js';
+
 /** Why a tool call failed, as the runner classifies it. */
 export type ToolErrorCode =
   | 'unknown_tool'
@@ -34,7 +36,10 @@ export interface ToolCallOutcome {
   /** A message the model can act on, when it failed. */
   readonly error?: string;
   readonly errorCode?: ToolErrorCode;
-  /** The tool message content sent to the model: the string result, JSON, or `{"error": "..."}`. */
-  readonly content: string;
+  /**
+   * The tool message content sent to the model: the string result, JSON, `{"error": "..."}`, or
+   * the parts of a result made with `toolContent`.
+   */
+  readonly content: MessageContent;
   readonly durationMs: number;
 }

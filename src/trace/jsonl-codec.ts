@@ -1,5 +1,6 @@
+import { sameContent } from '../model/content-parts.js';
 import type { ChatMessage } from '../model/messages.js';
-import type { TraceEvent } from '../tracing/trace-events.js';
+import type { TraceContentPart, TraceEvent } from '../tracing/trace-events.js';
 
 /**
  * The JSONL trace format. Every event is one line, as emitted, with two savings that keep a file
@@ -7,7 +8,7 @@ import type { TraceEvent } from '../tracing/trace-events.js';
  *
  * - an `llm_call` line holds only the messages added since the run's previous call, in `messages`,
  *   and how many earlier messages it shares with that call, in `messagesOffset`; a tool message
- *   whose content is its `tool_result`'s `content` is written as `{"role": "tool",
+ *   whose content is its `tool_result`'s string `content` is written as `{"role": "tool",
  *   "tool_call_id": ..., "contentFromToolResult": true}`;
  * - a `tool_result` whose `result` is the very string sent as `content` is written with
  *   `"resultIsContent": true` instead of a second copy.
@@ -25,7 +26,7 @@ interface RunMemory {
   /** The messages of the run's latest `llm_call`, in full. */
   transcript: readonly ChatMessage[];
   /** `tool_result` content by tool call id. */
-  readonly toolContents: Map<string, string>;
+  readonly toolContents: Map<string, string | readonly TraceContentPart[]>;
 }
 
 /** Turns events into JSON-ready objects in the JSONL format; one instance per file. */
@@ -109,7 +110,9 @@ export class TraceEventDecoder {
     const restored = added.map((message) => {
       const encoded = message as Partial<EncodedToolMessage>;
       if (encoded?.contentFromToolResult !== true) return message as ChatMessage;
-      const content = memory.toolContents.get(encoded.tool_call_id ?? '') ?? '';
+      // Only a string content is written by reference.
+      const saved = memory.toolContents.get(encoded.tool_call_id ?? '');
+      const content = typeof saved === 'string' ? saved : '';
       return { role: 'tool', tool_call_id: encoded.tool_call_id ?? '', content } satisfies ChatMessage;
     });
     // The transcript only grows between calls, so later calls push onto the same array and each
@@ -146,7 +149,7 @@ export function sharedPrefixLength(previous: readonly ChatMessage[], next: reado
 }
 
 function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
-  if (a.role !== b.role || a.content !== b.content) return false;
+  if (a.role !== b.role || !sameContent(a.content, b.content)) return false;
   if (a.role === 'tool') return a.tool_call_id === (b as typeof a).tool_call_id;
   if (a.role !== 'assistant') return a.name === (b as typeof a).name;
   const other = b as typeof a;

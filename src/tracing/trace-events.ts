@@ -12,6 +12,21 @@ export type StopReason =
 /** What trace events carry: everything, or no message text, tool arguments or tool results. */
 export type TraceContent = 'full' | 'metadata';
 
+/**
+ * A content part as a trace event carries it: a text part with its text cut to `maxTraceChars`; an
+ * image or file by its URL, or, when it was base64 data or a `data:` URL, by its size in `bytes`
+ * (the data itself is never copied into a trace).
+ */
+export type TraceContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | {
+      readonly type: 'image' | 'file';
+      readonly mediaType?: string;
+      readonly filename?: string;
+      readonly url?: string;
+      readonly bytes?: number;
+    };
+
 /** A budget limit, by its option name. */
 export type BudgetLimit = 'maxTotalTokens' | 'maxToolCalls' | 'maxDurationMs' | 'maxCostUsd';
 
@@ -104,9 +119,15 @@ export interface TraceEventData {
     /** The error message sent to the model, when it failed (`''` with `traceContent: 'metadata'`). */
     readonly error?: string;
     readonly errorCode?: string;
-    /** What the model receives as the tool message content (`''` with `traceContent: 'metadata'`). */
-    readonly content: string;
-    /** The length of `content` in characters, in both trace content modes. */
+    /**
+     * What the model receives as the tool message content (`''` with `traceContent: 'metadata'`):
+     * a string, or the parts of a `toolContent` result, images and files by reference.
+     */
+    readonly content: string | readonly TraceContentPart[];
+    /**
+     * The characters of what the model receives, in both trace content modes: the string's length,
+     * or the parts' texts, base64 data and URLs together.
+     */
     readonly contentLength: number;
     readonly durationMs: number;
   };

@@ -7,6 +7,7 @@ import { ContextLengthError, InvalidRequestError, ToolOrchestrator, defineTool }
 import type { TraceEvent } from '../../src/index.js';
 import { completion, startFakeOpenAIServer } from './fake-openai-server.js';
 import type { FakeOpenAIServer, FakeResponse } from './fake-openai-server.js';
+import { textContent } from '../support/transcript.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -159,7 +160,7 @@ describe('the loop recovers from a context-length refusal once, with contextWind
     expect(
       result.messages
         .filter((message) => message.role === 'tool')
-        .every((message) => !message.content.startsWith('[Elided')),
+        .every((message) => !textContent(message.content).startsWith('[Elided')),
     ).toBe(true);
     expect(result.turns).toBe(4);
     expect(events.filter((event) => event.type === 'error')).toEqual([]);

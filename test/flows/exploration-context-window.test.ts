@@ -6,7 +6,7 @@ import { defaultFlowContextWindowTokens } from '../../src/flows/shared/flow-cont
 import type { ModelAdapter } from '../../src/model/model-adapter.js';
 import { ScriptedAdapter } from '../../src/testing/scripted-adapter.js';
 import type { TraceEvent } from '../../src/tracing/trace-events.js';
-import { expectValidTranscript } from '../support/transcript.js';
+import { expectValidTranscript, textContent } from '../support/transcript.js';
 
 const axiosRoot = fileURLToPath(new URL('../../node_modules/axios', import.meta.url));
 /** Every .js file under lib/, by its path from the package root. */
@@ -57,11 +57,15 @@ describe('ExplorationOrchestrator turns contextWindow on by default', () => {
     for (const call of scripted.calls) expectValidTranscript(call.messages);
     const elided = scripted.calls
       .at(-1)!
-      .messages.filter((message) => message.role === 'tool' && message.content.startsWith('[Elided'));
+      .messages.filter(
+        (message) => message.role === 'tool' && textContent(message.content).startsWith('[Elided'),
+      );
     expect(elided.length).toBeGreaterThan(0);
     // The memory keeps every read in full.
     expect(
-      explorer.memory.filter((message) => message.role === 'tool' && message.content.startsWith('[Elided')),
+      explorer.memory.filter(
+        (message) => message.role === 'tool' && textContent(message.content).startsWith('[Elided'),
+      ),
     ).toEqual([]);
   });
 
@@ -91,7 +95,9 @@ describe('ExplorationOrchestrator turns contextWindow on by default', () => {
     expect(
       off.scripted.calls
         .at(-1)!
-        .messages.some((message) => message.role === 'tool' && message.content.startsWith('[Elided')),
+        .messages.some(
+          (message) => message.role === 'tool' && textContent(message.content).startsWith('[Elided'),
+        ),
     ).toBe(false);
   });
 });

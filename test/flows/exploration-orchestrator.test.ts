@@ -7,6 +7,7 @@ import {
 import { explorationSystemPrompt } from '../../src/flows/exploration/exploration-system-prompt.js';
 import { ScriptedAdapter } from '../../src/testing/scripted-adapter.js';
 import type { TraceEvent } from '../../src/tracing/trace-events.js';
+import { textContent } from '../support/transcript.js';
 
 const axiosRoot = fileURLToPath(new URL('../../node_modules/axios', import.meta.url));
 
@@ -131,7 +132,7 @@ describe('ExplorationOrchestrator over axios', () => {
     await explorer.run('Explain the main axios API');
 
     const [missing, found] = explorer.memory.filter((message) => message.role === 'tool');
-    expect(JSON.parse(missing!.content)).toEqual({
+    expect(JSON.parse(textContent(missing!.content))).toEqual({
       error: expect.stringContaining('File not found: "nonexistent.txt"'),
     });
     expect(found?.content).toContain('"name": "axios"');

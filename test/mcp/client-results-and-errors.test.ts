@@ -65,7 +65,7 @@ async function connect(
 }
 
 describe('MCP results become text the model can read', () => {
-  it('joins text, describes images, audio and resources, and adds structured content once', async () => {
+  it('joins text, describes audio and text resources, passes images and binary resources as parts, and adds structured content once', async () => {
     const image = Buffer.alloc(2048, 1).toString('base64');
     const tools = [
       { name: 'mixed' },
@@ -107,17 +107,20 @@ describe('MCP results become text the model can read', () => {
       };
     });
     const { connection } = await connect(server);
-    expect((await callOnce(connection.tools, 'mixed')).content).toBe(
-      [
-        'first',
-        '[image: image/png, 2.0 KiB; not shown as text]',
-        '[audio: audio/wav, 3 bytes; not shown as text]',
-        '[resource <file:///notes.txt> (text/plain)]\nnote body',
-        '[resource <file:///blob.bin> (application/octet-stream): 4 bytes of binary data; not shown as text]',
-        '[resource link: readme <file:///readme.md> text/markdown]',
-        'last',
-      ].join('\n'),
-    );
+    expect((await callOnce(connection.tools, 'mixed')).content).toEqual([
+      {
+        type: 'text',
+        text: [
+          'first',
+          '[audio: audio/wav, 3 bytes; not shown as text]',
+          '[resource <file:///notes.txt> (text/plain)]\nnote body',
+          '[resource link: readme <file:///readme.md> text/markdown]',
+          'last',
+        ].join('\n'),
+      },
+      { type: 'image', data: image, mediaType: 'image/png' },
+      { type: 'file', data: 'AAAAAA==', mediaType: 'application/octet-stream', filename: 'blob.bin' },
+    ]);
     expect((await callOnce(connection.tools, 'structured')).content).toBe('Weather:\n{"temperature":21}');
     // Structured content that only repeats the text is not sent twice; numbers are never assumed spelled out.
     expect((await callOnce(connection.tools, 'repeated')).content).toBe('line one\nline two');

@@ -6,6 +6,7 @@ import type { ToolMessage } from '../../src/index.js';
 import { connectMcpServer, createMcpServer } from '../../src/mcp.js';
 import type { McpConnection, McpWarning } from '../../src/mcp.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
+import { textContent } from '../support/transcript.js';
 
 const add = defineTool({
   name: 'add',
@@ -95,7 +96,7 @@ describe('a served registry used through connectMcpServer in the loop', () => {
     expect(messages[0]!.content).toBe('{"sum":5}');
     expect(messages[1]!.content).toBe('HI');
     // The server's isError result: the served tool's own error, passed through, named once.
-    expect(JSON.parse(messages[2]!.content)).toEqual({
+    expect(JSON.parse(textContent(messages[2]!.content))).toEqual({
       error: 'Tool "calc__fail" failed: the disk is on fire',
     });
     // Arguments are validated on our side against the server's inputSchema, before any call.

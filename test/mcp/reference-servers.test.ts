@@ -9,6 +9,7 @@ import type { ToolMessage } from '../../src/index.js';
 import { connectMcpServer } from '../../src/mcp.js';
 import type { McpWarning } from '../../src/mcp.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
+import { textContent } from '../support/transcript.js';
 
 // Reference servers of the MCP project, installed from npm as devDependencies (built on the v1 SDK).
 const serverBin = (name: string): string =>
@@ -53,8 +54,8 @@ describe('@modelcontextprotocol/server-filesystem in the loop', () => {
         { role: 'user', content: 'What do my notes say?' },
       ]);
       expect(result.stopReason).toBe('final');
-      const [listing, notes, outside, badArguments] = toolMessages(result.messages).map(
-        (message) => message.content,
+      const [listing, notes, outside, badArguments] = toolMessages(result.messages).map((message) =>
+        textContent(message.content),
       );
       expect(listing).toContain('[FILE] notes.md');
       expect(listing).toContain('[FILE] todo.txt');
@@ -79,7 +80,7 @@ describe('@modelcontextprotocol/server-filesystem in the loop', () => {
 });
 
 describe('@modelcontextprotocol/server-everything in the loop', () => {
-  it('runs its tools, describes its image and resource results, and passes structured content', async () => {
+  it('runs its tools, passes its image as an image part, describes its resource, and passes structured content', async () => {
     const everything = await connectMcpServer(
       { command: process.execPath, args: [serverBin('server-everything')] },
       {
@@ -105,11 +106,11 @@ describe('@modelcontextprotocol/server-everything in the loop', () => {
       const [echo, sum, image, resource, structured] = toolMessages(result.messages).map(
         (message) => message.content,
       );
-      expect(echo).toContain('hello');
-      expect(sum).toContain('42');
-      expect(image).toMatch(/\[image: image\/png, [\d.]+ (bytes|KiB); not shown as text\]/);
-      expect(resource).toMatch(/\[resource <[^>]+1[^>]*>/);
-      expect(structured).toMatch(/"temperature"/);
+      expect(textContent(echo!)).toContain('hello');
+      expect(textContent(sum!)).toContain('42');
+      expect(image).toContainEqual({ type: 'image', data: expect.any(String), mediaType: 'image/png' });
+      expect(textContent(resource!)).toMatch(/\[resource <[^>]+1[^>]*>/);
+      expect(textContent(structured!)).toMatch(/"temperature"/);
     } finally {
       await everything.close();
     }

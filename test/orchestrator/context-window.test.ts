@@ -16,7 +16,7 @@ import type {
   TraceEvent,
   TraceEventOf,
 } from '../../src/index.js';
-import { expectValidTranscript } from '../support/transcript.js';
+import { expectValidTranscript, textContent } from '../support/transcript.js';
 
 /** A file of `lines` numbered lines of code-like text, deterministic per `seed`. */
 function fileText(seed: number, lines: number): string {
@@ -159,7 +159,7 @@ describe('contextWindow: mask_observations on a 200-turn exploration under a 32k
       const results = messages.filter((message) => message.role === 'tool').slice(-3);
       for (const message of results) expect(message.content).not.toMatch(/^\[Elided/);
     }
-    const masked = sentTools.filter((message) => message.content.startsWith('[Elided'));
+    const masked = sentTools.filter((message) => textContent(message.content).startsWith('[Elided'));
     expect(masked.length).toBeGreaterThan(150);
     expect(masked[0]!.content).toMatch(
       /^\[Elided to fit the context window: read_file\(\{"path":"src\/file0\.ts","lines":60\}\) returned [\d,]+ characters\. Call it again to see them\.\]$/,
@@ -349,8 +349,8 @@ describe("contextWindow: 'summarize'", () => {
     const adapter: ModelAdapter = {
       provider: 'scripted',
       async call(messages, tools, options) {
-        if (tools.length === 0 && messages[0]?.content?.startsWith('You compress')) {
-          summaryInputs.push(messages[1]!.content!);
+        if (tools.length === 0 && String(messages[0]?.content).startsWith('You compress')) {
+          summaryInputs.push(textContent(messages[1]!.content));
           return {
             content: `Read ${summaryInputs.length} batches of files; nothing surprising.`,
             usage: {
@@ -555,7 +555,9 @@ describe('contextWindow in a checkpointed run', () => {
     expect(stored.contextTokens).toHaveLength(24);
     // The checkpoint's transcript is complete.
     expect(
-      saved!.messages.filter((message) => message.role === 'tool' && message.content.startsWith('[Elided')),
+      saved!.messages.filter(
+        (message) => message.role === 'tool' && textContent(message.content).startsWith('[Elided'),
+      ),
     ).toEqual([]);
 
     const resumed = await new ToolOrchestrator(adapter, { read_file: readFile }, options).resume('long');
@@ -565,7 +567,9 @@ describe('contextWindow in a checkpointed run', () => {
     // The resumed run sends exactly what the cut-short call sent: the same results masked, the
     // same prefix for the provider's cache.
     expect(
-      beforeCrash.some((message) => message.role === 'tool' && message.content.startsWith('[Elided')),
+      beforeCrash.some(
+        (message) => message.role === 'tool' && textContent(message.content).startsWith('[Elided'),
+      ),
     ).toBe(true);
     expect(afterResume).toEqual(beforeCrash);
     for (const messages of run.received) expectValidTranscript(messages);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { InvalidArgumentError, LoopDetectedError, ToolOrchestrator, defineTool } from '../../src/index.js';
 import type { ChatMessage, RunResult } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
-import { expectPairedToolEvents, expectValidTranscript } from '../support/transcript.js';
+import { expectPairedToolEvents, expectValidTranscript, textContent } from '../support/transcript.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 
@@ -29,7 +29,7 @@ const warnings = (result: RunResult) =>
   result.traces.flatMap((event) => (event.type === 'warning' ? [event.data] : []));
 
 const toolContents = (result: RunResult) =>
-  result.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+  result.messages.flatMap((message) => (message.role === 'tool' ? [textContent(message.content)] : []));
 
 describe('loopGuard (on by default)', () => {
   it('blocks the third identical call with the earlier result, and stops the run when the model repeats it again', async () => {

@@ -10,6 +10,7 @@ import {
 } from '../../src/index.js';
 import type { ChatMessage, TraceEvent } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
+import { textContent } from '../support/transcript.js';
 
 const add = defineTool({
   name: 'add',
@@ -530,8 +531,8 @@ describe('ToolOrchestrator', () => {
     const toolMessages = result.messages.filter((message) => message.role === 'tool');
     expect(toolMessages.map((message) => message.tool_call_id)).toEqual(['fast', 'hang', 'never']);
     expect(toolMessages[0]!.content).toBe('late');
-    expect(JSON.parse(toolMessages[1]!.content).error).toMatch(/aborted/);
-    expect(JSON.parse(toolMessages[2]!.content).error).toMatch(/aborted/);
+    expect(JSON.parse(textContent(toolMessages[1]!.content)).error).toMatch(/aborted/);
+    expect(JSON.parse(textContent(toolMessages[2]!.content)).error).toMatch(/aborted/);
     expect(result.traces.at(-1)).toMatchObject({ type: 'run_end', data: { stopReason: 'aborted' } });
   });
 
@@ -598,7 +599,7 @@ describe('ToolOrchestrator', () => {
       code: 'truncated_tool_call',
     });
     const toolMessage = result.messages.find((message) => message.role === 'tool');
-    expect(JSON.parse(toolMessage!.content).error).toMatch(/not valid JSON/);
+    expect(JSON.parse(textContent(toolMessage!.content)).error).toMatch(/not valid JSON/);
   });
 
   it('rejects bad constructor input with errors that name the value', () => {

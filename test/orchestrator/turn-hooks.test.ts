@@ -10,7 +10,7 @@ import type {
   TraceEvent,
 } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
-import { expectPairedToolEvents, expectValidTranscript } from '../support/transcript.js';
+import { expectPairedToolEvents, expectValidTranscript, textContent } from '../support/transcript.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 
@@ -298,7 +298,7 @@ describe('repairToolCall', () => {
     ]);
     const errors = result.messages
       .filter((message) => message.role === 'tool')
-      .map((message) => (JSON.parse(message.content) as { error: string }).error);
+      .map((message) => (JSON.parse(textContent(message.content)) as { error: string }).error);
     expect(errors[0]).toContain('Unknown tool "lookup"');
     expect(errors[1]).toContain('not valid JSON');
     expect(result.traces.some((event) => event.type === 'tool_call_repaired')).toBe(false);

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ChatMessage, TraceEvent } from '../../src/index.js';
+import type { ChatMessage, MessageContent, TraceEvent } from '../../src/index.js';
 
 /**
  * Asserts that `messages` could be sent to a provider as they are: every assistant tool call has
@@ -50,4 +50,10 @@ export function expectPairedToolEvents(traces: readonly TraceEvent[]): void {
     }
   });
   expect([...open], 'tool_call events without a tool_result').toEqual([]);
+}
+
+/** The content of a message that must hold a string (not content parts): asserted, then returned. */
+export function textContent(content: MessageContent | null): string {
+  if (typeof content !== 'string') expect.fail(`expected string content, got ${JSON.stringify(content)}`);
+  return content;
 }

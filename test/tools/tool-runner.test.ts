@@ -4,6 +4,7 @@ import { z as z3 } from 'zod/v3';
 import { ToolRunner, defineTool } from '../../src/index.js';
 import type { ToolBatchContext, ToolCall, ToolRegistry } from '../../src/index.js';
 import { hostileThrownValues, undescribable } from '../support/hostile-values.js';
+import { textContent } from '../support/transcript.js';
 
 const call = (name: string, args: string, id = 'c1'): ToolCall => ({
   id,
@@ -45,7 +46,7 @@ describe('ToolRunner', () => {
     expect(outcome.error).toBe(
       'Unknown tool "subtract". Available tools: add, ping. Call one of these by its exact name.',
     );
-    expect(JSON.parse(outcome.content)).toEqual({ error: outcome.error });
+    expect(JSON.parse(textContent(outcome.content))).toEqual({ error: outcome.error });
   });
 
   it('does not treat Object.prototype names as tools', async () => {
@@ -315,7 +316,7 @@ describe('ToolRunner', () => {
     );
     expect(outcomes[0]!.content).toBe('{"not":"reparsed"}');
     expect(outcomes[1]!.content).toBe('{"a":[1,2]}');
-    expect(outcomes[2]!.content.startsWith('x'.repeat(100))).toBe(true);
+    expect(textContent(outcomes[2]!.content).startsWith('x'.repeat(100))).toBe(true);
     expect(outcomes[2]!.content).toContain('[truncated: 50 of 150 characters were cut');
     expect(outcomes[2]!.result).toBe('x'.repeat(150));
   });

@@ -83,6 +83,8 @@ export class DeepSeekAdapter extends ChatCompletionsAdapter {
       reasoningReplay,
       providerFields: { thinking: { type: thinking } },
       stream,
+      acceptedParts: 'text',
+      provider: this.provider,
     });
   }
 

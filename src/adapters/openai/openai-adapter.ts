@@ -46,6 +46,8 @@ export class OpenAIAdapter extends ChatCompletionsAdapter {
       toolChoice: options.toolChoice ?? this.options.toolChoice,
       providerDataKey: this.providerDataKey,
       reasoningReplay: 'none',
+      acceptedParts: 'text_and_media',
+      provider: this.provider,
       ...(reasoningEffort === undefined ? {} : { providerFields: { reasoning_effort: reasoningEffort } }),
       stream,
     });

@@ -1,4 +1,5 @@
 import type { AssistantMessage, ChatMessage, JsonObject, JsonValue } from '../../model/messages.js';
+import { toResponsesContent } from './responses-content.js';
 
 /** The key under which the Responses adapter keeps what OpenAI needs back. */
 export const responsesDataKey = 'openai.responses';
@@ -61,11 +62,17 @@ export function toResponsesInput(messages: readonly ChatMessage[], settings: Inp
     const message = messages[index]!;
     switch (message.role) {
       case 'system':
+        input.push({ role: 'system', content: message.content });
+        break;
       case 'user':
-        input.push({ role: message.role, content: message.content });
+        input.push({ role: 'user', content: toResponsesContent(message.content) });
         break;
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.tool_call_id, output: message.content });
+        input.push({
+          type: 'function_call_output',
+          call_id: message.tool_call_id,
+          output: toResponsesContent(message.content),
+        });
         break;
       case 'assistant':
         input.push(...assistantItems(message, settings.store));

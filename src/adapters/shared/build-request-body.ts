@@ -2,6 +2,8 @@ import type { ChatMessage } from '../../model/messages.js';
 import type { ModelToolDefinition, ToolChoice } from '../../model/model-adapter.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import { toStrictSchema } from './strict-schema.js';
+import { toWireContent } from './wire-content.js';
+import type { AcceptedParts } from './wire-content.js';
 
 /**
  * Which earlier assistant messages carry `reasoning_content` in a request: every one
@@ -22,6 +24,10 @@ export interface RequestBodyInput {
   /** Provider fields such as DeepSeek's `thinking`, sent before `extraBody`. */
   readonly providerFields?: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
+  /** The content parts the server takes in user and tool messages. */
+  readonly acceptedParts: AcceptedParts;
+  /** The adapter's provider, named in errors. */
+  readonly provider: string;
 }
 
 /** Builds a Chat Completions request body; parameters the caller did not set are not sent. */
@@ -30,9 +36,7 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
   const hasTools = tools.length > 0;
   const body: Record<string, unknown> = {
     model: options.model,
-    messages: input.messages.map((message) =>
-      toWireMessage(message, input.reasoningReplay, input.providerDataKey),
-    ),
+    messages: input.messages.map((message, index) => toWireMessage(message, index, input)),
   };
   if (hasTools) body['tools'] = tools.map((tool) => toWireTool(tool, options.strictTools ?? false));
   // OpenAI rejects tool_choice and parallel_tool_calls in a request without tools.
@@ -61,9 +65,20 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
 
 function toWireMessage(
   message: ChatMessage,
-  replay: ReasoningReplay,
-  providerDataKey: string,
+  index: number,
+  input: RequestBodyInput,
 ): Record<string, unknown> {
+  const { reasoningReplay: replay, providerDataKey } = input;
+  if (message.role === 'user' || message.role === 'tool') {
+    const place = {
+      role: message.role,
+      index,
+      accepted: input.acceptedParts,
+      provider: input.provider,
+      ...(message.role === 'tool' ? { toolCallId: message.tool_call_id } : {}),
+    };
+    return { ...message, content: toWireContent(message.content, place) };
+  }
   if (message.role !== 'assistant') return { ...message };
   // `reasoning` and `providerData` are the transcript's, never wire fields: only this adapter's
   // own provider data goes back, as the fields the server sent.

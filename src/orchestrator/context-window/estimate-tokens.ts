@@ -1,5 +1,6 @@
 import { estimateTokenCount } from 'tokenx';
-import type { ChatMessage } from '../../model/messages.js';
+import { base64Bytes } from '../../model/content-parts.js';
+import type { ChatMessage, ContentPart } from '../../model/messages.js';
 import type { ModelToolDefinition } from '../../model/model-adapter.js';
 
 /** Characters per token of ASCII and Latin-1 text: code, English and Western European prose on DeepSeek's and OpenAI's tokenizers. */
@@ -29,12 +30,26 @@ export const defaultCountTokens = estimateTokens;
 const perMessageTokens = 4;
 /** Tokens around each tool call in an assistant message (id, type, braces). */
 const perToolCallTokens = 8;
+/**
+ * The estimate of one image, whatever its size: its dimensions are not read (that would mean
+ * decoding it), and providers count from about 85 to about 1,600 tokens an image; this errs a
+ * little high for a screenshot, and the provider's count corrects it after the call.
+ */
+export const imageTokens = 1000;
 
-/** The estimated tokens of one message as sent: its content, tool calls and template overhead. */
+/**
+ * The estimated tokens of one message as sent: its content, tool calls and template overhead. Of
+ * content parts, a text counts by `countTokens`, an image {@link imageTokens}, a file in base64
+ * its decoded bytes over 4 (as that many characters of text would), a file by URL {@link imageTokens}.
+ */
 export function messageTokens(message: ChatMessage, countTokens: (text: string) => number): number {
   let tokens = perMessageTokens;
   const content = message.content;
-  if (typeof content === 'string' && content !== '') tokens += countTokens(content);
+  if (typeof content === 'string') {
+    if (content !== '') tokens += countTokens(content);
+  } else if (content !== null) {
+    for (const part of content) tokens += partTokens(part, countTokens);
+  }
   if (message.role === 'assistant') {
     for (const toolCall of message.tool_calls ?? []) {
       tokens += perToolCallTokens + countTokens(toolCall.function.name);
@@ -47,6 +62,12 @@ export function messageTokens(message: ChatMessage, countTokens: (text: string) 
     for (const part of message.reasoning ?? []) if (part.text !== undefined) tokens += countTokens(part.text);
   }
   return tokens;
+}
+
+function partTokens(part: ContentPart, countTokens: (text: string) => number): number {
+  if (part.type === 'text') return part.text === '' ? 0 : countTokens(part.text);
+  if (part.type === 'image' || !('data' in part)) return imageTokens;
+  return Math.ceil(base64Bytes(part.data) / charactersPerToken);
 }
 
 /** The estimated tokens of the tool definitions a call sends (their JSON). */

@@ -1,4 +1,5 @@
-import type { ChatMessage, ToolCall, ToolMessage } from '../../model/messages.js';
+import { describeMediaPart } from '../../model/content-parts.js';
+import type { ChatMessage, MessageContent, ToolCall, ToolMessage } from '../../model/messages.js';
 import type { ContextSummary, ReductionReason } from './context-window-state.js';
 
 /** The longest arguments quoted in a placeholder; longer ones are cut with `…`. */
@@ -13,10 +14,19 @@ export function placeholderOf(original: ToolMessage, toolCall: ToolCall | undefi
   const rawArguments = toolCall?.function.arguments ?? '';
   const quoted =
     rawArguments.length > maxQuotedArguments ? `${rawArguments.slice(0, maxQuotedArguments)}…` : rawArguments;
-  const size = groupThousands(original.content.length);
   // Short: a long run sends hundreds of these, and their sum is the floor of what masking can reach.
-  const content = `[Elided to fit the context window: ${name}(${quoted}) returned ${size} characters. Call it again to see them.]`;
+  const content = `[Elided to fit the context window: ${name}(${quoted}) returned ${returned(original.content)}. Call it again to see ${typeof original.content === 'string' ? 'them' : 'it'}.]`;
   return { role: 'tool', tool_call_id: original.tool_call_id, content };
+}
+
+/** What a result held, in a placeholder: `18,234 characters`, or `120 characters and [image: image/png, 12 KB]`. */
+function returned(content: MessageContent): string {
+  if (typeof content === 'string') return `${groupThousands(content.length)} characters`;
+  return content
+    .map((part) =>
+      part.type === 'text' ? `${groupThousands(part.text.length)} characters` : describeMediaPart(part),
+    )
+    .join(' and ');
 }
 
 /** `18234` as `18,234`, as `toLocaleString('en-US')` writes a non-negative integer. */

@@ -1,5 +1,6 @@
 import { isAbortError } from '../../errors/aborted-error.js';
 import { errorCode, errorName } from '../../errors/describe-value.js';
+import { contentAsText } from '../../model/content-parts.js';
 import type { ChatMessage } from '../../model/messages.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import type { Usage } from '../../model/usage.js';
@@ -134,9 +135,9 @@ function render(previous: string | undefined, messages: readonly ChatMessage[]):
         lines.push(`assistant called ${toolCall.function.name}(${quote(toolCall.function.arguments)})`);
       }
     } else if (message.role === 'tool') {
-      lines.push(`tool result: ${quote(message.content)}`);
+      lines.push(`tool result: ${quote(contentAsText(message.content))}`);
     } else {
-      lines.push(`${message.role}: ${quote(message.content)}`);
+      lines.push(`${message.role}: ${quote(contentAsText(message.content))}`);
     }
   }
   return lines.join('\n');

@@ -1,5 +1,7 @@
+import { contentAsText, contentProblem } from '../../model/content-parts.js';
 import type { ChatMessage } from '../../model/messages.js';
 import { reasoningText } from '../../model/reasoning-text.js';
+import { traceContentText } from '../../tracing/cap-trace-text.js';
 import type { Usage } from '../../model/usage.js';
 import { toolCallStartOffsets } from '../../tracing/tool-call-schedule.js';
 import type { TraceEvent, TraceEventData } from '../../tracing/trace-events.js';
@@ -215,7 +217,11 @@ export function buildTraceModel(
         turn.batchEnd ??= event.timestamp;
         item.durationMs = typeof result.durationMs === 'number' ? result.durationMs : 0;
         turn.durations[turn.tools.indexOf(item)] = item.durationMs;
-        item.content = typeof result.content === 'string' ? result.content : null;
+        item.content = Array.isArray(result.content)
+          ? traceContentText(result.content)
+          : typeof result.content === 'string'
+            ? result.content
+            : null;
         if (typeof result.error === 'string') {
           item.error = result.error;
           item.errorCode = typeof result.errorCode === 'string' ? result.errorCode : null;
@@ -290,7 +296,7 @@ function modelItem(
   for (let index = shared; index < messages.length; index++) {
     const message = messages[index]!;
     if (message.role === 'system' || message.role === 'user')
-      prompts.push({ role: message.role, content: String(message.content) });
+      prompts.push({ role: message.role, content: promptText(message.content) });
   }
   const usage: Partial<Usage> | undefined = data.usage ?? response.usage;
   const durationMs = typeof data.durationMs === 'number' ? data.durationMs : 0;
@@ -368,4 +374,12 @@ function defaultTitle(roots: readonly RunView[]): string {
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > labelChars ? `${flat.slice(0, labelChars - 1)}…` : flat;
+}
+
+/** A system or user message's content as the viewer shows it: images and files by their placeholders. */
+function promptText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) && contentProblem(content) === undefined
+    ? contentAsText(content as Parameters<typeof contentAsText>[0])
+    : String(content);
 }

@@ -131,3 +131,59 @@ describe('the request body of OpenAIResponsesAdapter', () => {
     ]);
   });
 });
+
+describe('content parts in a Responses request', () => {
+  it('sends user parts as input_text, input_image and input_file, and a tool result with parts as function_call_output parts', async () => {
+    server.enqueue({ type: 'turn', output: [{ type: 'message', text: 'ok' }] });
+    const adapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client });
+    await adapter.call(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in these?' },
+            { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+            { type: 'image', url: 'https://example.com/a.jpg' },
+            { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf', filename: 'a.pdf' },
+            { type: 'file', url: 'https://example.com/b.pdf', mediaType: 'application/pdf' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'call_1',
+          content: [
+            { type: 'text', text: 'A chart:' },
+            { type: 'image', data: 'R0lGODlh', mediaType: 'image/gif' },
+          ],
+        },
+      ],
+      tools,
+    );
+    const input = (server.requests[0]!.body as { input: unknown[] }).input;
+    expect(input[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'What is in these?' },
+        { type: 'input_image', detail: 'auto', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+        { type: 'input_image', detail: 'auto', image_url: 'https://example.com/a.jpg' },
+        { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+        { type: 'input_file', file_url: 'https://example.com/b.pdf' },
+      ],
+    });
+    expect(input.at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'call_1',
+      output: [
+        { type: 'input_text', text: 'A chart:' },
+        { type: 'input_image', detail: 'auto', image_url: 'data:image/gif;base64,R0lGODlh' },
+      ],
+    });
+  });
+});
