@@ -199,7 +199,8 @@ function usageOf(profile: ChatCompletionsProfile, counted: Usage): Record<string
     : { ...base, prompt_tokens_details: { cached_tokens: cachedPromptTokens } };
 }
 
-function normalizedUsage(turn: number, promptTokens: number): Usage {
+/** The usage the fake servers issue for a turn, in the adapters' normalised form. */
+export function normalizedUsage(turn: number, promptTokens: number): Usage {
   const completionTokens = 20 + turn;
   return {
     promptTokens,

@@ -1,10 +1,11 @@
 import { DeepSeekAdapter } from '../../../src/adapters/deepseek/index.js';
-import { OpenAIAdapter } from '../../../src/adapters/openai/index.js';
+import { OpenAIAdapter, OpenAIResponsesAdapter } from '../../../src/adapters/openai/index.js';
 import type { ChatCompletionsAdapterOptions } from '../../../src/adapters/openai/index.js';
 import type { AssistantMessage, ModelAdapter } from '../../../src/index.js';
 import { startChatCompletionsServer } from './chat-completions-wire-server.js';
 import type { ConformanceServer } from './conformance-server.js';
 import type { Plan } from './conformance-plan.js';
+import { startResponsesConformanceServer } from './responses-wire-server.js';
 
 /** Where an adapter sends its requests, and how it retries. */
 export interface TargetConnection {
@@ -38,7 +39,13 @@ export interface ConformanceTarget {
   readonly live?: { readonly keyVariable: string; readonly model: string };
 }
 
-function connectionOptions(connection: TargetConnection): ChatCompletionsAdapterOptions {
+/** The connection options every adapter of the suite takes (the Responses adapter has no `client` of Chat Completions). */
+type ConnectionOptions = Pick<
+  ChatCompletionsAdapterOptions,
+  'model' | 'apiKey' | 'baseURL' | 'maxRetries' | 'retryBaseDelayMs' | 'timeout'
+>;
+
+function connectionOptions(connection: TargetConnection): ConnectionOptions {
   return {
     model: connection.model,
     apiKey: connection.apiKey,
@@ -86,6 +93,31 @@ export const conformanceTargets: readonly ConformanceTarget[] = [
     },
     returnsReasoning: true,
     streamsReasoning: false,
+  },
+  {
+    // Stateless (store: false): every turn's reasoning items go back whole, encrypted content included.
+    name: 'openai-responses',
+    createAdapter: (connection) =>
+      new OpenAIResponsesAdapter({
+        ...connectionOptions(connection),
+        store: false,
+        reasoning: { effort: 'low', summary: 'auto' },
+      }),
+    startServer: (plan) => startResponsesConformanceServer(plan),
+    reasoningOf: (message) => {
+      const encrypted = message.reasoning?.map(
+        (part) => part.providerData?.['openai.responses']?.['encrypted_content'],
+      );
+      return encrypted === undefined || encrypted.length === 0 || encrypted.some((item) => item === undefined)
+        ? undefined
+        : encrypted;
+    },
+    returnsReasoning: true,
+    streamsReasoning: true,
+    live: {
+      keyVariable: 'OPENAI_API_KEY',
+      model: process.env['CONFORMANCE_OPENAI_RESPONSES_MODEL'] ?? 'gpt-5-mini',
+    },
   },
 ];
 

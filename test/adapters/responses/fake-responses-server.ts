@@ -64,6 +64,12 @@ export interface FakeResponsesServer {
 export interface FakeResponsesServerOptions {
   /** Refuse, as OpenAI does, an input whose JSON is longer than this many characters (the model's "context window"). */
   readonly contextWindowCharacters?: number;
+  /**
+   * Answers a request that passed the checks from its body (and its zero-based index among all the
+   * requests received), before the queue of {@link FakeResponsesServer.enqueue}; `undefined` falls
+   * back to the queue.
+   */
+  readonly script?: (body: Record<string, unknown>, index: number) => ScriptedAnswer | undefined;
 }
 
 type Item = Record<string, unknown>;
@@ -292,6 +298,7 @@ export async function startFakeResponsesServer(
       const refused =
         request.url === '/v1/responses' ? check(body) : refusal(404, `No route ${request.url}`, null);
       const answer = refused ??
+        options.script?.(body, index) ??
         queue.shift() ?? {
           type: 'error' as const,
           status: 500,
