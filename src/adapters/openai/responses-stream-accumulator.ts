@@ -3,6 +3,7 @@ import type { ModelResponse, ModelStreamEvent } from '../../model/model-adapter.
 import { isRecord } from '../shared/normalize-usage.js';
 import { originFields } from '../shared/parse-completion.js';
 import type { ResponseOrigin } from '../shared/parse-completion.js';
+import type { StreamAssembler } from '../shared/stream-attempt.js';
 import { failedResponseError, toModelResponse } from './responses-output.js';
 
 /**
@@ -12,7 +13,7 @@ import { failedResponseError, toModelResponse } from './responses-output.js';
  * argument deltas into `tool_call_delta`. Each output item is taken whole from
  * `response.output_item.done`: `added` lacks what arrives last, such as `encrypted_content`.
  */
-export class ResponsesStreamAccumulator {
+export class ResponsesStreamAccumulator implements StreamAssembler {
   /** Output items from `response.output_item.done`, by `output_index`. */
   private readonly items = new Map<number, unknown>();
   /** The tool call index of each function call item, by `output_index`. */
@@ -88,8 +89,9 @@ export class ResponsesStreamAccumulator {
    *
    * @throws {StreamError} when the stream ended before `response.completed`; retryable.
    */
-  finish(eventCount: number): ModelResponse {
+  finish(reader: { readonly chunks: number }): ModelResponse {
     const final = this.final;
+    const eventCount = reader.chunks;
     if (final === undefined) {
       throw new StreamError({
         ...originFields(this.#origin),

@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
-import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import { InsufficientSystemResourceError } from '../../errors/insufficient-system-resource-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import type { ChatMessage } from '../../model/messages.js';
@@ -10,21 +8,17 @@ import type {
   ModelStreamEvent,
   ModelToolDefinition,
 } from '../../model/model-adapter.js';
-import { abortReason } from './abort-reason.js';
-import { startAttemptDeadline } from './attempt-deadline.js';
-import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
-import { clientSource, connectClient } from './create-client.js';
-import type { ClientConnection, ClientSource, ProviderDefaults } from './create-client.js';
-import { knownContextWindow } from './model-context-windows.js';
-import { providerName } from './provider-name.js';
-import type { OpenAIClient, OpenAIRequestOptions } from './openai-client.js';
+import type { ProviderDefaults } from './create-client.js';
+import type { OpenAIClient } from './openai-client.js';
+import { contextWindowOption, OpenAIConnection, requestOptions } from './openai-connection.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
 import { readBody } from './read-body.js';
-import { attemptFailure, waitToRetry } from './retry-policy.js';
-import type { RetrySettings } from './retry-policy.js';
-import { SseChunkReader, streamEnd } from './sse-chunk-reader.js';
+import type { SseChunkReader } from './sse-chunk-reader.js';
+import { streamAttemptEvents } from './stream-attempt.js';
+import type { StreamAssembler } from './stream-attempt.js';
+import { callWithRetries, streamWithRetries } from './with-retries.js';
 import { StreamAccumulator } from './stream-accumulator.js';
 
 /**
@@ -51,32 +45,15 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
    */
   readonly providerDataKey: string;
   protected readonly options: ChatCompletionsAdapterOptions;
-  private readonly defaults: ProviderDefaults;
-  private readonly clientSource: ClientSource;
-  private connection: Promise<ClientConnection> | undefined;
-  /** Where requests go, when known: named in connection errors (its origin only). */
-  private readonly baseURL: string | undefined;
+  private readonly connection: OpenAIConnection<OpenAIClient>;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
-    this.clientSource = clientSource(options, defaults);
+    this.connection = new OpenAIConnection(options, defaults);
     this.options = options;
-    this.defaults = defaults;
-    this.baseURL =
-      'client' in this.clientSource
-        ? clientBaseURL(this.clientSource.client)
-        : (this.clientSource.settings.baseURL ?? defaultBaseURL);
-    this.provider = providerName(options.provider, this.baseURL, defaults.provider);
+    this.provider = this.connection.provider;
     this.providerDataKey = `${this.provider}.chat_completions`;
     this.model = options.model;
-    const window = options.contextWindowTokens;
-    if (window !== undefined && !(typeof window === 'number' && Number.isInteger(window) && window > 0)) {
-      throw new InvalidArgumentError({
-        argument: 'contextWindowTokens',
-        value: window,
-        message: "must be a positive integer: the model's context window in tokens.",
-      });
-    }
-    this.contextWindowTokens = window ?? knownContextWindow(options.model);
+    this.contextWindowTokens = contextWindowOption(options);
   }
 
   /**
@@ -86,22 +63,8 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
    * @throws {MissingDependencyError} when the adapter builds its client and `openai` is not installed.
    * @throws {InvalidArgumentError} in a browser, without `dangerouslyAllowBrowser: true`.
    */
-  async getClient(): Promise<OpenAIClient> {
-    if ('client' in this.clientSource) return this.clientSource.client;
-    return (await this.connect()).client;
-  }
-
-  /** The client and the `openai` package's SSE parser, loaded on the first request. */
-  private connect(): Promise<ClientConnection> {
-    if (this.connection === undefined) {
-      const connecting = connectClient(this.clientSource);
-      this.connection = connecting;
-      // A failed load is tried again on the next request (the user may install openai meanwhile).
-      connecting.catch(() => {
-        if (this.connection === connecting) this.connection = undefined;
-      });
-    }
-    return this.connection;
+  getClient(): Promise<OpenAIClient> {
+    return this.connection.getClient();
   }
 
   /** Builds the request body; throws before any request when the options cannot work together. */
@@ -119,27 +82,12 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     options: ModelCallOptions = {},
   ): Promise<ModelResponse> {
     const body = this.buildBody(messages, tools, options, false);
-    const signal = options.signal;
-    const { client } = await this.connect();
-    const settings = this.retrySettings(client);
-    for (let retry = 0; ; retry += 1) {
-      const attempt = this.startAttempt(signal, client);
-      let failure: unknown;
-      try {
-        const response = await client.chat.completions
-          .create(body, this.requestOptions(attempt))
-          .asResponse();
-        const origin = this.origin(response);
-        const result = parseCompletion(await readBody(response, origin), origin, this.providerDataKey);
-        this.checkFinishReason(result);
-        return result;
-      } catch (error) {
-        failure = attemptFailure(error, signal, attempt, 'call', settings);
-      } finally {
-        attempt.dispose();
-      }
-      await waitToRetry(failure, retry, signal, settings);
-    }
+    const { client } = await this.connection.connect();
+    return callWithRetries(this.connection.attempts(client, options.signal), async (deadline) => {
+      const response = await client.chat.completions.create(body, requestOptions(deadline)).asResponse();
+      const origin = this.connection.origin(response);
+      return this.parseJson(await readBody(response, origin), origin);
+    });
   }
 
   /**
@@ -155,70 +103,47 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     options: ModelCallOptions = {},
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = this.buildBody(messages, tools, options, true);
-    const signal = options.signal;
-    const { client, decodeEvents } = await this.connect();
-    const settings = this.retrySettings(client);
-    for (let retry = 0; ; retry += 1) {
-      const attempt = this.startAttempt(signal, client);
-      let emitted = false;
-      let failure: unknown;
-      try {
-        const response = await client.chat.completions
-          .create(body, this.requestOptions(attempt))
-          .asResponse();
-        const origin = this.origin(response);
-        if (isJsonResponse(response)) {
-          for (const event of await this.jsonEvents(response, origin)) {
-            if (isAborted(signal)) break;
-            emitted ||= event.type !== 'response';
-            yield event;
-          }
-        } else {
-          // One await per chunk and no generator in between: this is the hot path of every delta.
-          const reader = new SseChunkReader(response, origin, () => attempt.restart(), decodeEvents);
-          const accumulator = new StreamAccumulator(this.providerDataKey);
-          try {
-            for (let chunk = await reader.next(); chunk !== streamEnd; chunk = await reader.next()) {
-              for (const event of accumulator.push(chunk)) {
-                if (isAborted(signal)) break;
-                emitted = true;
-                yield event;
-              }
-              if (isAborted(signal)) break;
-            }
-          } finally {
-            // Cancels the body when the loop was left early.
-            await reader.close();
-          }
-          if (!isAborted(signal)) {
-            yield { type: 'response', response: this.finishStream(response, origin, reader, accumulator) };
-          }
-        }
-        if (isAborted(signal)) throw abortReason(signal);
-        return;
-      } catch (error) {
-        failure = attemptFailure(error, signal, attempt, 'stream', settings);
-      } finally {
-        attempt.dispose();
-      }
-      if (emitted) throw failure;
-      await waitToRetry(failure, retry, signal, settings);
-    }
+    const { client, decodeEvents } = await this.connection.connect();
+    yield* streamWithRetries(this.connection.attempts(client, options.signal), (deadline) =>
+      streamAttemptEvents({
+        send: () => client.chat.completions.create(body, requestOptions(deadline)).asResponse(),
+        origin: (response) => this.connection.origin(response),
+        deadline,
+        signal: options.signal,
+        decodeEvents,
+        parseJson: (json, origin) => this.parseJson(json, origin),
+        assembler: (origin) => this.assembler(origin),
+      }),
+    );
+  }
+
+  /** The response of a JSON body. */
+  private parseJson(text: string, origin: ResponseOrigin): ModelResponse {
+    const result = parseCompletion(text, origin, this.providerDataKey);
+    this.checkFinishReason(result);
+    return result;
+  }
+
+  /** Assembles streamed chunks; the stream ends at `[DONE]` or when the body does. */
+  private assembler(origin: ResponseOrigin): StreamAssembler {
+    const accumulator = new StreamAccumulator(this.providerDataKey);
+    return {
+      push: (chunk) => accumulator.push(chunk),
+      finished: false,
+      finish: (reader) => this.finishStream(origin, reader, accumulator),
+    };
   }
 
   /**
    * The response a finished stream assembles to.
    *
-   * @throws {EmptyResponseError} when the stream held no chunk.
    * @throws {StreamError} when it ended with neither a `finish_reason` nor `[DONE]`.
    */
   private finishStream(
-    response: Response,
     origin: ResponseOrigin,
     reader: SseChunkReader,
     accumulator: StreamAccumulator,
   ): ModelResponse {
-    if (reader.chunks === 0) throw this.emptyStream(response, origin);
     const result = accumulator.finish(origin.requestId);
     // Neither a finish_reason nor [DONE]: the connection was closed mid-answer.
     if (!reader.done && accumulator.finishReason === null) {
@@ -232,64 +157,6 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
     return result;
   }
 
-  /** A JSON answer to a streaming request (some compatible servers ignore `stream`), as the events of a stream. */
-  private async jsonEvents(response: Response, origin: ResponseOrigin): Promise<ModelStreamEvent[]> {
-    const result = parseCompletion(await readBody(response, origin), origin, this.providerDataKey);
-    this.checkFinishReason(result);
-    const events: ModelStreamEvent[] = [];
-    if (typeof result.reasoning_content === 'string' && result.reasoning_content !== '')
-      events.push({ type: 'reasoning_delta', delta: result.reasoning_content });
-    if (result.content !== null) events.push({ type: 'content_delta', delta: result.content });
-    for (const [index, toolCall] of (result.tool_calls ?? []).entries()) {
-      events.push({
-        type: 'tool_call_delta',
-        index,
-        id: toolCall.id,
-        name: toolCall.function.name,
-        argumentsDelta: toolCall.function.arguments,
-      });
-    }
-    events.push({ type: 'response', response: result });
-    return events;
-  }
-
-  private emptyStream(response: Response, origin: ResponseOrigin): EmptyResponseError {
-    const contentType = response.headers.get('content-type');
-    const notAStream =
-      contentType !== null && !contentType.toLowerCase().includes('text/event-stream')
-        ? ` (it answered with content-type ${JSON.stringify(contentType)}, not an event stream: check baseURL)`
-        : '';
-    return new EmptyResponseError({
-      ...originFields(origin),
-      status: 200,
-      message: `${this.provider} ended the stream without a single chunk${notAStream}.`,
-    });
-  }
-
-  private retrySettings(client: OpenAIClient): RetrySettings {
-    return {
-      provider: this.provider,
-      environmentVariable: this.defaults.environmentVariable,
-      baseURL: this.baseURL,
-      maxRetries: this.options.maxRetries ?? client.maxRetries,
-      maxRetryDelayMs: this.options.maxRetryDelayMs ?? 60_000,
-      retryBaseDelayMs: this.options.retryBaseDelayMs ?? 500,
-    };
-  }
-
-  private startAttempt(signal: AbortSignal | undefined, client: OpenAIClient): AttemptDeadline {
-    return startAttemptDeadline(signal, client.timeout);
-  }
-
-  private requestOptions(attempt: AttemptDeadline): OpenAIRequestOptions {
-    // The client's retries sleep without watching the signal: the adapter retries instead.
-    return { maxRetries: 0, signal: attempt.signal };
-  }
-
-  private origin(response: Response): ResponseOrigin {
-    return { provider: this.provider, requestId: response.headers.get('x-request-id') ?? undefined };
-  }
-
   private checkFinishReason(result: ModelResponse): void {
     if (result.finish_reason !== 'insufficient_system_resource') return;
     throw new InsufficientSystemResourceError({
@@ -300,22 +167,4 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
       message: `${this.provider} stopped with finish_reason "insufficient_system_resource" (servers overloaded). Retry later.`,
     });
   }
-}
-
-function isJsonResponse(response: Response): boolean {
-  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-  return mediaType.includes('application/json') || mediaType.endsWith('+json');
-}
-
-function isAborted(signal: AbortSignal | undefined): signal is AbortSignal {
-  return signal?.aborted === true;
-}
-
-/** The `openai` client's own default, when neither `baseURL` nor `OPENAI_BASE_URL` names another. */
-const defaultBaseURL = 'https://api.openai.com/v1';
-
-/** The base URL requests go to: an injected client of another major, or a stand-in, may lack one. */
-function clientBaseURL(client: OpenAIClient): string | undefined {
-  const baseURL: unknown = (client as { baseURL?: unknown }).baseURL;
-  return typeof baseURL === 'string' ? baseURL : undefined;
 }
