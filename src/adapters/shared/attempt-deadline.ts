@@ -11,8 +11,10 @@ export interface AttemptDeadline {
   readonly timeoutMs: number;
   /** Starts the deadline over: a stream calls it on every chunk, so it bounds the gap between two. */
   restart(): void;
-  /** Clears the timer and stops listening to the caller's signal; aborts the attempt if still open. */
+  /** Clears the timer and stops listening to the caller's signal: the attempt's body was read or released. */
   dispose(): void;
+  /** Disposes, and aborts the request: releases the connection of an attempt that failed with its body unread. */
+  abandon(): void;
 }
 
 /**
@@ -55,7 +57,9 @@ export function startAttemptDeadline(
     dispose() {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
-      // Releases the connection when the body was left unread (an early return or an error).
+    },
+    abandon() {
+      this.dispose();
       if (!controller.signal.aborted)
         controller.abort(new DOMException('The attempt is over.', 'AbortError'));
     },

@@ -30,6 +30,7 @@ export async function callWithRetries<Result>(
       return await attempt(deadline);
     } catch (error) {
       failure = attemptFailure(error, signal, deadline, 'call', settings);
+      deadline.abandon();
     } finally {
       deadline.dispose();
     }
@@ -60,6 +61,7 @@ export async function* streamWithRetries(
       return;
     } catch (error) {
       failure = attemptFailure(error, signal, deadline, 'stream', settings);
+      deadline.abandon();
     } finally {
       deadline.dispose();
     }
