@@ -79,7 +79,11 @@ async function explore(
   const tokensOf = (message: ChatMessage): number => {
     let tokens = counted.get(message);
     if (tokens === undefined) {
-      tokens = 4 + deepSeekTokens(message.content ?? '');
+      tokens =
+        4 +
+        deepSeekTokens(
+          typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? ''),
+        );
       if (message.role === 'assistant')
         for (const call of message.tool_calls ?? []) tokens += 8 + deepSeekTokens(call.function.arguments);
       counted.set(message, tokens);

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import OpenAI from 'openai';
 import { ToolOrchestrator, defineTool } from 'tool-orchestrator';
-import { OpenAIAdapter } from 'tool-orchestrator/openai';
+import { OpenAIAdapter, OpenAIResponsesAdapter } from 'tool-orchestrator/openai';
 import { z } from 'zod';
-import type { OpenAIAdapterOptions } from 'tool-orchestrator/openai';
+import type { OpenAIAdapterOptions, OpenAIResponsesAdapterOptions } from 'tool-orchestrator/openai';
 import { mean, median, percentile } from '../measure.js';
 import { finalText } from './stream-script.js';
 import type { ServerWorkerData } from './stream-script.js';
@@ -17,6 +17,8 @@ import type { ServerWorkerData } from './stream-script.js';
 export interface StreamChildOptions {
   readonly mode: 'latency' | 'run';
   readonly library: 'ours' | 'openai client' | 'openai runTools';
+  /** The wire of the latency jobs: Chat Completions, or the Responses API. @default 'chat' */
+  readonly wire?: 'chat' | 'responses';
   readonly contentTokens: number;
   readonly argumentFragments: number;
   readonly chunkIntervalMs: number;
@@ -31,6 +33,7 @@ export interface StreamChildOptions {
 export interface StreamChildResult {
   readonly mode: StreamChildOptions['mode'];
   readonly library: string;
+  readonly wire?: StreamChildOptions['wire'];
   readonly ok: boolean;
   readonly failure?: string;
   /** Microseconds, over every content delta of the measured answers. */
@@ -76,7 +79,8 @@ async function measure(options: StreamChildOptions): Promise<StreamChildResult> 
   // bench/ and the root each install openai 6.49; the classes differ only by identity.
   const adapterClient = client as unknown as NonNullable<OpenAIAdapterOptions['client']>;
   let executions = 0;
-  const base = { mode: options.mode, library: options.library };
+  const wire = options.wire ?? 'chat';
+  const base = { mode: options.mode, library: options.library, wire };
   try {
     if (options.mode === 'latency') {
       let received = 0;
@@ -91,21 +95,45 @@ async function measure(options: StreamChildOptions): Promise<StreamChildResult> 
             return a + b;
           },
         });
-        const orchestrator = new ToolOrchestrator(
-          new OpenAIAdapter({ model: 'bench', client: adapterClient }),
-          { add },
-          { stream: true, maxTurns: 3 },
-        );
+        const adapter =
+          wire === 'chat'
+            ? new OpenAIAdapter({ model: 'bench', client: adapterClient })
+            : new OpenAIResponsesAdapter({
+                model: 'bench',
+                client: client as unknown as NonNullable<OpenAIResponsesAdapterOptions['client']>,
+              });
+        const orchestrator = new ToolOrchestrator(adapter, { add }, { stream: true, maxTurns: 3 });
         // The final answer's one delta (turn 2) is counted but not timed: only the long answer is.
         const record = (): void => {
           if (received < deltaCount) receiveTimes[received] = process.hrtime.bigint();
           received++;
         };
         orchestrator.on('content_delta', record);
-        orchestrator.on('tool_call_delta', record);
+        orchestrator.on('tool_call_delta', (event) => {
+          // The Responses wire announces a call (its name) in an event of its own, before the argument deltas.
+          if (event.data.argumentsDelta !== '') record();
+        });
         answer = async () => ({
           text: (await orchestrator.run([{ role: 'user', content: 'Stream the benchmark answer.' }])).content,
         });
+      } else if (wire === 'responses') {
+        answer = async () => {
+          const stream = await client.responses.create({
+            model: 'bench',
+            input: [{ role: 'user', content: 'Stream the benchmark answer.' }],
+            stream: true,
+          });
+          for await (const event of stream) {
+            if (
+              event.type === 'response.output_text.delta' ||
+              event.type === 'response.function_call_arguments.delta'
+            ) {
+              receiveTimes[received++] = process.hrtime.bigint();
+            }
+          }
+          executions++;
+          return { text: finalText };
+        };
       } else {
         answer = async () => {
           const stream = await client.chat.completions.create({

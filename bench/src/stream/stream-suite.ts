@@ -9,11 +9,13 @@ export interface StreamSuiteOptions {
   readonly log: (line: string) => void;
 }
 
-type Job = Pick<StreamChildOptions, 'mode' | 'library'>;
+type Job = Pick<StreamChildOptions, 'mode' | 'library' | 'wire'>;
 
 const latencyJobs: readonly Job[] = [
   { mode: 'latency', library: 'ours' },
   { mode: 'latency', library: 'openai client' },
+  { mode: 'latency', library: 'ours', wire: 'responses' },
+  { mode: 'latency', library: 'openai client', wire: 'responses' },
 ];
 const runJobs: readonly Job[] = [
   { mode: 'run', library: 'ours' },
@@ -33,7 +35,7 @@ export async function runStreamSuite(
           (error: unknown): StreamChildResult => ({ ...job, ok: false, failure: (error as Error).message }),
         );
         options.log(
-          `  round ${round + 1}/${options.rounds} ${job.mode} ${job.library}: ${
+          `  round ${round + 1}/${options.rounds} ${job.mode}${job.wire === undefined ? '' : ` (${job.wire})`} ${job.library}: ${
             !result.ok
               ? `FAILED ${result.failure}`
               : job.mode === 'latency'
@@ -46,11 +48,16 @@ export async function runStreamSuite(
     }
   }
   const pick = (job: Job, value: (result: StreamChildResult) => number | undefined): number | undefined => {
-    const matching = results.filter((result) => result.mode === job.mode && result.library === job.library);
+    const matching = results.filter(
+      (result) =>
+        result.mode === job.mode &&
+        result.library === job.library &&
+        (result.wire ?? 'chat') === (job.wire ?? 'chat'),
+    );
     if (matching.length === 0 || matching.some((result) => !result.ok)) return undefined;
     return median(matching.map(value).filter((entry): entry is number => entry !== undefined));
   };
-  const [oursLatency, rawLatency] = latencyJobs as [Job, Job];
+  const [oursLatency, rawLatency, oursResponses, rawResponses] = latencyJobs as [Job, Job, Job, Job];
   const [oursRun, runTools] = runJobs as [Job, Job];
   type Row = [string, (result: StreamChildResult) => number | undefined, Job, Job];
   const definitions: Row[] = [
@@ -61,6 +68,24 @@ export async function runStreamSuite(
       (result) => result.toolCallLatencyMedian,
       oursLatency,
       rawLatency,
+    ],
+    [
+      'Responses API: output_text delta latency, median (µs)',
+      (result) => result.contentLatencyMedian,
+      oursResponses,
+      rawResponses,
+    ],
+    [
+      'Responses API: output_text delta latency, p99 (µs)',
+      (result) => result.contentLatencyP99,
+      oursResponses,
+      rawResponses,
+    ],
+    [
+      'Responses API: function_call_arguments delta latency, median (µs)',
+      (result) => result.toolCallLatencyMedian,
+      oursResponses,
+      rawResponses,
     ],
     ['20-turn run over HTTP, µs/run', (result) => result.microsecondsPerRun, oursRun, runTools],
     ['20-turn run over HTTP, µs/turn', (result) => result.microsecondsPerTurn, oursRun, runTools],
