@@ -9,8 +9,17 @@ export type ScriptedBlock =
   | { readonly type: 'redacted_thinking' }
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'tool_use'; readonly name: string; readonly input: Record<string, unknown> }
-  /** A `tool_use` cut off by `max_tokens`: its input stops at `partialJson` (give `stopReason: 'max_tokens'`). */
-  | { readonly type: 'cut_tool_use'; readonly name: string; readonly partialJson: string };
+  /**
+   * A `tool_use` cut off by `max_tokens` (give `stopReason: 'max_tokens'`): streamed, its input
+   * stops at `partialJson`, with no `content_block_stop`; as JSON, it is `input`, what the API
+   * could parse of it.
+   */
+  | {
+      readonly type: 'cut_tool_use';
+      readonly name: string;
+      readonly partialJson: string;
+      readonly input: Record<string, unknown>;
+    };
 
 /** A scripted answer to one request that passed the server's checks. */
 export type ScriptedAnswer =
@@ -306,7 +315,13 @@ export async function startFakeAnthropicServer(
           thinkingBefore.set(id, [...preceding]);
           return scripted.type === 'tool_use'
             ? { type: 'tool_use', id, name: scripted.name, input: scripted.input }
-            : { type: 'tool_use', id, name: scripted.name, input: {}, partial_json: scripted.partialJson };
+            : {
+                type: 'tool_use',
+                id,
+                name: scripted.name,
+                input: scripted.input,
+                partial_json: scripted.partialJson,
+              };
         }
       }
     });

@@ -120,7 +120,12 @@ describe('AnthropicAdapter streaming', () => {
           stopReason: 'max_tokens',
           content: [
             { type: 'thinking', thinking: 'A long file.' },
-            { type: 'cut_tool_use', name: 'write_file', partialJson: '{"path":"a.txt","text":"alp' },
+            {
+              type: 'cut_tool_use',
+              name: 'write_file',
+              partialJson: '{"path":"a.txt","text":"alp',
+              input: { path: 'a.txt', text: 'alp' },
+            },
           ],
         },
         {

@@ -186,6 +186,36 @@ describe('AnthropicAdapter through ToolOrchestrator, with thinking on every turn
     ]);
   });
 
+  it('keeps interleaved thinking in place: each thinking block before the tool_use that followed it', async () => {
+    server.enqueue(
+      {
+        type: 'turn',
+        content: [
+          { type: 'thinking', thinking: 'Paris first.' },
+          { type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } },
+          { type: 'thinking', thinking: 'Then Rome.' },
+          { type: 'tool_use', name: 'get_weather', input: { city: 'Rome' } },
+        ],
+      },
+      {
+        type: 'turn',
+        content: [
+          { type: 'thinking', thinking: 'Both known.' },
+          { type: 'text', text: 'Sunny.' },
+        ],
+      },
+    );
+    const result = await new ToolOrchestrator(adapter(), { get_weather: getWeather }).run([user]);
+    expect(refusals()).toEqual([undefined, undefined]);
+    expect(result.content).toBe('Sunny.');
+    expect(messagesOf(1)[1]!.content.map((block) => block['thinking'] ?? block['type'])).toEqual([
+      'Paris first.',
+      'tool_use',
+      'Then Rome.',
+      'tool_use',
+    ]);
+  });
+
   it('sends a forced tool choice as auto with thinking on, and says so', async () => {
     server.enqueue({ type: 'turn', content: [{ type: 'text', text: 'Hi' }] });
     const warnings: AnthropicWarning[] = [];
