@@ -216,6 +216,41 @@ describe('AnthropicAdapter through ToolOrchestrator, with thinking on every turn
     ]);
   });
 
+  it('keeps every thinking block intact when the context window masks old tool results', async () => {
+    server.enqueue(toolTurn('Paris.', 'Paris'), toolTurn('Rome.', 'Rome'), toolTurn('Oslo.', 'Oslo'), {
+      type: 'turn',
+      content: [
+        { type: 'thinking', thinking: 'Done.' },
+        { type: 'text', text: 'Sunny.' },
+      ],
+    });
+    const verbose = defineTool({
+      ...getWeather,
+      execute: ({ city }) => `${city}: ${'sunny and warm. '.repeat(400)}`,
+    });
+    const orchestrator = new ToolOrchestrator(
+      adapter(),
+      { get_weather: verbose },
+      {
+        contextWindow: { maxTokens: 4000, reserveOutputTokens: 500, keepRecent: 1 },
+      },
+    );
+    const result = await orchestrator.run([user]);
+    expect(refusals()).toEqual([undefined, undefined, undefined, undefined]);
+    expect(result.content).toBe('Sunny.');
+    const last = messagesOf(3);
+    const results = last.filter((message) => message.content[0]?.['type'] === 'tool_result');
+    // The oldest result was masked; the thinking before each tool_use went as it was issued.
+    expect(String(results[0]!.content[0]!['content']).length).toBeLessThan(2000);
+    const assistants = result.messages.filter(
+      (message): message is AssistantMessage => message.role === 'assistant',
+    );
+    const sent = [1, 3, 5].map((index) => strip(last[index]!.content[0]!));
+    expect(sent).toEqual(
+      assistants.slice(0, 3).map((message) => message.reasoning![0]!.providerData!['anthropic.messages']),
+    );
+  });
+
   it('sends a forced tool choice as auto with thinking on, and says so', async () => {
     server.enqueue({ type: 'turn', content: [{ type: 'text', text: 'Hi' }] });
     const warnings: AnthropicWarning[] = [];
