@@ -31,6 +31,8 @@ export type ScriptedAnswer =
         'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'pause_turn' | 'stop_sequence';
       /** Output tokens reported. @default 50 */
       readonly outputTokens?: number;
+      /** Counts to report instead of the server's own (a conformance plan's usage). */
+      readonly usage?: Partial<Usage>;
       /** Streaming only: after this many events, send nothing more until the client leaves (at most 10 s). */
       readonly hangAfterEvents?: number;
       /** Streaming only: waits this long before each event. */
@@ -335,7 +337,7 @@ export async function startFakeAnthropicServer(
       content,
       stop_reason: stopReason,
       stop_sequence: null,
-      usage: { ...prompt, output_tokens: answer.outputTokens ?? 50 },
+      usage: { ...prompt, output_tokens: answer.outputTokens ?? 50, ...answer.usage },
     };
   };
 
