@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ChatMessage } from '../../model/messages.js';
 import type {
   ModelAdapter,
@@ -90,7 +91,9 @@ export class AnthropicAdapter implements ModelAdapter {
     const body = this.body(messages, tools, options, false);
     const { client } = await this.connection.connect();
     return callWithRetries(this.connection.attempts(client, options.signal), async (deadline) => {
-      const response = await client.messages.create(body, requestOptions(deadline)).asResponse();
+      const response = await this.send(() =>
+        client.messages.create(body, requestOptions(deadline)).asResponse(),
+      );
       const origin = this.connection.origin(response);
       return parseAnthropicBody(await readBody(response, origin), origin);
     });
@@ -119,6 +122,24 @@ export class AnthropicAdapter implements ModelAdapter {
         assembler: (origin) => new AnthropicStreamAccumulator(origin),
       }),
     );
+  }
+
+  /**
+   * Sends a non-streaming request. The client refuses one whose `max_tokens` could take over ten
+   * minutes ("Streaming is required"): that becomes an `InvalidArgumentError` saying what to do.
+   */
+  private async send(request: () => Promise<Response>): Promise<Response> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('Streaming is required')) throw error;
+      throw new InvalidArgumentError({
+        argument: 'maxTokens',
+        value: this.maxTokens,
+        message:
+          'is more than the @anthropic-ai/sdk client sends without streaming (21,333 tokens, or fewer for some models): run the orchestrator with stream: true, give the adapter (or its client) a timeout, or lower maxTokens.',
+      });
+    }
   }
 
   /** The request body; throws before any request when a message cannot be sent. */

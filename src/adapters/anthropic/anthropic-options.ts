@@ -52,8 +52,8 @@ export interface AnthropicAdapterOptions extends Pick<
   readonly client?: AnthropicClient;
   /**
    * Sent as `max_tokens`, which the API requires: the most tokens the answer may take, thinking
-   * included. Above 21,333 the client refuses a non-streaming call unless it has a `timeout`
-   * ("Streaming is required"): run the orchestrator with `stream: true`, or give `timeout`.
+   * included. Above 21,333 the client refuses a non-streaming call unless it has a `timeout`,
+   * and `call` throws `InvalidArgumentError`: run the orchestrator with `stream: true`, or give `timeout`.
    * @default 16000, or the model's maximum output when lower (older models)
    */
   readonly maxTokens?: number;

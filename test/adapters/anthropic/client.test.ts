@@ -60,7 +60,7 @@ describe('the client AnthropicAdapter builds', () => {
     expect(response.content).toBe('Hi');
     await expect(
       new AnthropicAdapter({ ...options, maxTokens: 32_000 }).call([{ role: 'user', content: 'Hello' }], []),
-    ).rejects.toThrow(/Streaming is required/);
+    ).rejects.toThrow(/maxTokens \(32000\).*run the orchestrator with stream: true/);
   });
 
   it('refuses options it cannot send, naming the value', () => {
