@@ -115,6 +115,15 @@ export function validateAnthropicOptions(options: AnthropicAdapterOptions, maxTo
       });
     }
   }
+  const thinkingOn = thinking !== undefined && thinking !== 'disabled';
+  if (thinkingOn && options.temperature !== undefined && options.temperature !== 1) {
+    throw new InvalidArgumentError({
+      argument: 'temperature',
+      value: options.temperature,
+      message:
+        'cannot be set with thinking on: Claude thinks at temperature 1. Leave temperature out, or turn thinking off.',
+    });
+  }
   const cache: unknown = options.cache;
   if (cache !== undefined && cache !== false) {
     const ttl = isObject(cache) ? cache['ttl'] : null;

@@ -72,5 +72,8 @@ describe('the client AnthropicAdapter builds', () => {
       InvalidArgumentError,
     );
     expect(() => new AnthropicAdapter({ ...base, maxTokens: 0 })).toThrow(InvalidArgumentError);
+    expect(() => new AnthropicAdapter({ ...base, thinking: { type: 'adaptive' }, temperature: 0.2 })).toThrow(
+      /temperature.*thinking on/,
+    );
   });
 });
