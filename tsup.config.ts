@@ -8,6 +8,7 @@ export const entries = {
   testing: 'src/testing/index.ts',
   openai: 'src/adapters/openai/index.ts',
   deepseek: 'src/adapters/deepseek/index.ts',
+  anthropic: 'src/adapters/anthropic/index.ts',
   explore: 'src/explore/index.ts',
   mcp: 'src/mcp.ts',
   otel: 'src/otel.ts',

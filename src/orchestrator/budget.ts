@@ -10,6 +10,12 @@ export interface ModelPricing {
   readonly outputPerMillion: number;
   /** USD per million prompt tokens served from the provider's cache. @default inputPerMillion */
   readonly cachedInputPerMillion?: number;
+  /**
+   * USD per million prompt tokens written to the provider's cache (`Usage.cacheWriteTokens`):
+   * Anthropic charges 1.25x `inputPerMillion` for a 5-minute entry, 2x for a 1-hour one.
+   * @default inputPerMillion
+   */
+  readonly cacheWriteInputPerMillion?: number;
 }
 
 /**
@@ -37,13 +43,18 @@ export interface BudgetOverrun {
   readonly used: number;
 }
 
-/** What the usage cost, in USD. Cached prompt tokens are priced at `cachedInputPerMillion`. */
+/**
+ * What the usage cost, in USD. Cached prompt tokens are priced at `cachedInputPerMillion`, prompt
+ * tokens written to the cache at `cacheWriteInputPerMillion`.
+ */
 export function costUsd(usage: Usage, pricing: ModelPricing): number {
   const cached = Math.min(usage.cachedPromptTokens, usage.promptTokens);
-  const uncached = usage.promptTokens - cached;
+  const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cached);
+  const uncached = usage.promptTokens - cached - written;
   return (
     (uncached * pricing.inputPerMillion +
       cached * (pricing.cachedInputPerMillion ?? pricing.inputPerMillion) +
+      written * (pricing.cacheWriteInputPerMillion ?? pricing.inputPerMillion) +
       usage.completionTokens * pricing.outputPerMillion) /
     1_000_000
   );

@@ -11,7 +11,9 @@ import { stopAfterTools, stopBeforeTurn } from './stop-reason.js';
 
 /**
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
- * tools, check the stop conditions. Every step reads and writes `state` only, so the loop can stop
+ * tools, check the stop conditions. A response that ends `'refusal'` ends the run with that stop
+ * reason; one that ends `'pause_turn'` (a provider pausing its own long turn) is kept and the next
+ * turn sends it back. Every step reads and writes `state` only, so the loop can stop
  * after any step and go on later from the same state: a resumed run whose turn was being answered
  * (`state.currentTurn`) first answers the rest of that turn.
  */
@@ -34,6 +36,19 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
       finalAnswer: false,
     });
     if ((response.tool_calls?.length ?? 0) === 0) {
+      if (response.finish_reason === 'pause_turn') {
+        // The provider paused a long turn of its own tools: sending it back lets the server go on.
+        state.messages.push(assistantMessage(response));
+        continue;
+      }
+      if (response.finish_reason === 'refusal') {
+        state.trace.emit('warning', {
+          code: 'refusal',
+          message: 'The model refused to answer; the run ends with stopReason "refusal".',
+        });
+        state.messages.push(assistantMessage(response));
+        return 'refusal';
+      }
       if (response.finish_reason === 'length') {
         state.trace.emit('warning', {
           code: 'length',

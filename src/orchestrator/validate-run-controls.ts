@@ -85,13 +85,19 @@ export function checkBudget(argument: string, value: RunBudget | undefined): voi
       argument: `${argument}.pricing`,
       value: pricing,
       message:
-        'must be { inputPerMillion, outputPerMillion, cachedInputPerMillion? } in USD per million tokens.',
+        'must be { inputPerMillion, outputPerMillion, cachedInputPerMillion?, cacheWriteInputPerMillion? } in USD per million tokens.',
     });
   }
   const prices = pricing as Record<string, unknown>;
-  for (const field of ['inputPerMillion', 'outputPerMillion', 'cachedInputPerMillion']) {
+  for (const field of [
+    'inputPerMillion',
+    'outputPerMillion',
+    'cachedInputPerMillion',
+    'cacheWriteInputPerMillion',
+  ]) {
     const price = prices[field];
-    if (price === undefined && field === 'cachedInputPerMillion') continue;
+    if (price === undefined && (field === 'cachedInputPerMillion' || field === 'cacheWriteInputPerMillion'))
+      continue;
     if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) {
       throw new InvalidArgumentError({
         argument: `${argument}.pricing.${field}`,

@@ -4,10 +4,11 @@ import type { Usage } from '../model/usage.js';
 
 /**
  * Why a run ended. `'budget_exceeded'`: a `budget` limit was reached; `'loop_detected'`: the loop
- * guard saw the model keep repeating itself (see `loopGuard`).
+ * guard saw the model keep repeating itself (see `loopGuard`); `'refusal'`: the model refused to
+ * answer (a response with `finish_reason: 'refusal'`, Anthropic's `stop_reason: 'refusal'`).
  */
 export type StopReason =
-  'final' | 'max_turns' | 'stop_condition' | 'aborted' | 'budget_exceeded' | 'loop_detected';
+  'final' | 'max_turns' | 'stop_condition' | 'aborted' | 'budget_exceeded' | 'loop_detected' | 'refusal';
 
 /** What trace events carry: everything, or no message text, tool arguments or tool results. */
 export type TraceContent = 'full' | 'metadata';

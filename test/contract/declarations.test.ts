@@ -20,6 +20,7 @@ const compilerTimeoutMs = 240_000;
 /** The optional peers whose types an app may or may not have (pg's come from @types/pg). */
 const optionalPeers = [
   'openai',
+  '@anthropic-ai/sdk',
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/server',
   '@opentelemetry/api',
@@ -77,6 +78,7 @@ export = [${Object.keys(entries)
 /** The peers' own objects, where the entries take or give them. */
 const peersApp = `
 import type OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Tracer } from '@opentelemetry/api';
 import type { Redis, RedisOptions } from 'ioredis';
 import pg from 'pg';
@@ -86,6 +88,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { defineTool } from 'tool-orchestrator';
 import { DeepSeekAdapter } from 'tool-orchestrator/deepseek';
 import { OpenAIAdapter } from 'tool-orchestrator/openai';
+import { AnthropicAdapter } from 'tool-orchestrator/anthropic';
 import { connectMcpServer, createMcpServer } from 'tool-orchestrator/mcp';
 import { createOtelSink } from 'tool-orchestrator/otel';
 import { PostgresCheckpointStore } from 'tool-orchestrator/postgres';
@@ -93,6 +96,8 @@ import { RedisCheckpointStore, createRunQueue } from 'tool-orchestrator/bullmq';
 
 declare const client: OpenAI;
 export const adapters = [new OpenAIAdapter({ model: 'gpt-5-mini', client }), new DeepSeekAdapter({ model: 'deepseek-v4-flash', client })];
+declare const anthropic: Anthropic;
+export const claude = new AnthropicAdapter({ model: 'claude-sonnet-4-6', client: anthropic });
 
 declare const tracer: Tracer;
 export const sink = createOtelSink({ tracer });

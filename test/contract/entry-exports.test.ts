@@ -179,6 +179,17 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'ResponseFormat',
     ],
   },
+  anthropic: {
+    values: ['AnthropicAdapter'],
+    types: [
+      'AnthropicAdapterOptions',
+      'AnthropicCacheOptions',
+      'AnthropicClient',
+      'AnthropicRequestOptions',
+      'AnthropicThinking',
+      'AnthropicWarning',
+    ],
+  },
   explore: {
     values: [
       'CodeIndex',

@@ -33,6 +33,15 @@ describe('optional peer dependencies load only where they are used', () => {
     }
   });
 
+  it('@anthropic-ai/sdk is loaded by tool-orchestrator/anthropic and by no other entry', () => {
+    expect(loads('anthropic', '@anthropic-ai/sdk')).toBe(true);
+    const others = Object.keys(entries).filter(
+      (entry) => entry !== 'anthropic' && loads(entry, '@anthropic-ai/sdk'),
+    );
+    expect(others).toEqual([]);
+    expect(loads('anthropic', 'openai')).toBe(false);
+  });
+
   it('the trace entry loads no provider SDK and no OpenTelemetry', () => {
     const specifiers = [...specifiersOf('trace.js')];
     expect(
@@ -85,6 +94,41 @@ describe('an entry whose optional peer is not installed', () => {
         esm: [expected, expected, expected, expected],
         cjs: [expected, expected, expected, expected],
       });
+    } finally {
+      await copy.remove();
+    }
+  });
+
+  it('tool-orchestrator/anthropic imports without @anthropic-ai/sdk; the first request names the package and its install command', async () => {
+    const copy = await copyPackageWithout(['@anthropic-ai']);
+    try {
+      const script = `
+        import { createRequire } from 'node:module';
+        const report = ${reportError};
+        const require = createRequire(import.meta.url);
+        const builds = {
+          esm: await import(${JSON.stringify(join(copy.dist, 'anthropic.js'))}),
+          cjs: require(${JSON.stringify(join(copy.dist, 'anthropic.cjs'))}),
+        };
+        const results = {};
+        for (const [format, { AnthropicAdapter }] of Object.entries(builds)) {
+          const messages = [{ role: 'user', content: 'hi' }];
+          const adapter = new AnthropicAdapter({ model: 'claude-sonnet-4-6', apiKey: 'key', baseURL: 'http://127.0.0.1:9' });
+          results[format] = await Promise.all([
+            adapter.call(messages, []).then(() => 'resolved', report),
+            (async () => { for await (const _ of adapter.stream(messages, [])) {} })().then(() => 'resolved', report),
+          ]);
+        }
+        console.log(JSON.stringify(results));`;
+      const expected = {
+        name: 'MissingDependencyError',
+        code: 'missing_dependency',
+        packageName: '@anthropic-ai/sdk',
+        installCommand: 'npm install @anthropic-ai/sdk',
+        message: `The Anthropic adapter's requests (tool-orchestrator/anthropic) need the package "@anthropic-ai/sdk" (^1), which is not installed. Install it beside tool-orchestrator: npm install @anthropic-ai/sdk`,
+      };
+      const results = JSON.parse(await runModuleScript(script)) as Record<string, unknown[]>;
+      expect(results).toEqual({ esm: [expected, expected], cjs: [expected, expected] });
     } finally {
       await copy.remove();
     }

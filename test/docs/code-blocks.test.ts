@@ -279,6 +279,7 @@ function childEnvironment(model: FakeModelServer, snippet: Snippet): NodeJS.Proc
     npm_config_update_notifier: 'false',
     OPENAI_API_KEY: 'sk-docs-test',
     DEEPSEEK_API_KEY: 'sk-docs-test',
+    ANTHROPIC_API_KEY: 'sk-docs-test',
     // docs/adapters.md's OpenRouter example reads its own key (the OpenAI one is never sent there).
     OPENROUTER_API_KEY: 'sk-docs-test',
     OPENAI_BASE_URL: `${model.origin}/v1`,

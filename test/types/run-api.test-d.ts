@@ -54,6 +54,7 @@ it('types the per-run listener and the run controls', () => {
   expectTypeOf<RunOptions['loopGuard']>().toEqualTypeOf<LoopGuardOptions | boolean | undefined>();
   expectTypeOf<RunResult['costUsd']>().toEqualTypeOf<number | undefined>();
   expectTypeOf<'loop_detected' | 'budget_exceeded'>().toMatchTypeOf<StopReason>();
+  expectTypeOf<'refusal'>().toMatchTypeOf<StopReason>();
   // @ts-expect-error: not an action
   const guard: LoopGuardOptions = { action: 'ignore' };
   void guard;

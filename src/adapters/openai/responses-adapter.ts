@@ -8,6 +8,7 @@ import type {
 } from '../../model/model-adapter.js';
 import type { ProviderDefaults } from '../shared/create-client.js';
 import type { OpenAIResponsesClient } from '../shared/openai-client.js';
+import { openaiWire } from '../shared/openai-connect.js';
 import { contextWindowOption, OpenAIConnection, requestOptions } from '../shared/openai-connection.js';
 import { readBody } from '../shared/read-body.js';
 import { streamAttemptEvents } from '../shared/stream-attempt.js';
@@ -53,7 +54,7 @@ export class OpenAIResponsesAdapter implements ModelAdapter {
   private readonly connection: OpenAIConnection<OpenAIResponsesClient>;
 
   constructor(options: OpenAIResponsesAdapterOptions) {
-    this.connection = new OpenAIConnection(options, defaults);
+    this.connection = new OpenAIConnection(options, defaults, openaiWire());
     validateResponsesOptions(options);
     this.options = options;
     this.provider = this.connection.provider;

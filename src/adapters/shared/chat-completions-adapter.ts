@@ -11,6 +11,7 @@ import type {
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import type { ProviderDefaults } from './create-client.js';
 import type { OpenAIClient } from './openai-client.js';
+import { openaiWire } from './openai-connect.js';
 import { contextWindowOption, OpenAIConnection, requestOptions } from './openai-connection.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
@@ -48,7 +49,7 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
   private readonly connection: OpenAIConnection<OpenAIClient>;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
-    this.connection = new OpenAIConnection(options, defaults);
+    this.connection = new OpenAIConnection(options, defaults, openaiWire());
     this.options = options;
     this.provider = this.connection.provider;
     this.providerDataKey = `${this.provider}.chat_completions`;

@@ -24,13 +24,17 @@ export function contextLengthFigures(
   message: string,
   body?: Readonly<Record<string, unknown>>,
 ): { maxContextTokens?: number; requestedTokens?: number } {
+  // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum".
+  const anthropic = /(\d[\d,]*) tokens > (\d[\d,]*) maximum/i.exec(message);
   const maximum =
     /maximum context length is (\d[\d,]*)/i.exec(message) ??
     /context (?:size|window) (?:is |of )?\(?(\d[\d,]*)/i.exec(message);
   const requested =
+    anthropic ??
     /(?:requested|resulted in|your messages? (?:resulted in|had)|request has|prompt has|got) (\d[\d,]*) tokens/i.exec(
       message,
-    ) ?? /\((\d[\d,]*) (?:tokens|in the messages)/i.exec(message);
+    ) ??
+    /\((\d[\d,]*) (?:tokens|in the messages)/i.exec(message);
   const number = (match: RegExpExecArray | null): number | undefined => {
     const value = match === null ? Number.NaN : Number(match[1]!.replaceAll(',', ''));
     return Number.isInteger(value) && value > 0 ? value : undefined;
@@ -40,7 +44,8 @@ export function contextLengthFigures(
     const value = body?.[name];
     return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
   };
-  const maxContextTokens = field('n_ctx') ?? number(maximum);
+  const maxContextTokens =
+    field('n_ctx') ?? number(anthropic === null ? maximum : /> (\d[\d,]*) maximum/.exec(anthropic[0]));
   const requestedTokens = field('n_prompt_tokens') ?? number(requested);
   return {
     ...(maxContextTokens === undefined ? {} : { maxContextTokens }),

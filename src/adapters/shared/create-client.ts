@@ -1,8 +1,6 @@
 import type { ClientOptions } from 'openai';
-import type { decodeServerSentEvents } from './openai-module.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { MissingApiKeyError } from '../../errors/missing-api-key-error.js';
-import { optionalDependency } from '../../shared/optional-dependency.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
 import type { OpenAIClient } from './openai-client.js';
 
@@ -16,7 +14,15 @@ export interface ProviderDefaults {
   readonly baseURL?: string;
   /** The hosts the provider's environment variable may be sent to, e.g. `['api.deepseek.com']`. */
   readonly keyHosts: readonly string[];
+  /** The environment variable the client reads its base URL from. @default 'OPENAI_BASE_URL' */
+  readonly baseURLVariable?: string;
 }
+
+/** A client package's Server-Sent Events parser (`openai`'s and `@anthropic-ai/sdk`'s `_iterSSEMessages`). */
+export type DecodeEvents = (
+  response: Response,
+  controller: AbortController,
+) => AsyncIterable<{ readonly event: string | null; readonly data: string }>;
 
 /**
  * Where an adapter's client comes from: the injected one, or the settings to build one with on
@@ -38,26 +44,16 @@ export type ClientSourceOptions<Client extends object = OpenAIClient> = Pick<
   | 'dangerouslyAllowBrowser'
 > & { readonly client?: Client | undefined };
 
-/** What an adapter uses of the `openai` package: a client, and the package's own SSE parser. */
+/** What an adapter uses of its client package: a client, and the package's own SSE parser. */
 export interface ClientConnection<Client extends object = OpenAIClient> {
   readonly client: Client;
-  readonly decodeEvents: typeof decodeServerSentEvents;
+  readonly decodeEvents: DecodeEvents;
 }
-
-/** Loads `openai`, an optional peer dependency, on first use; a `MissingDependencyError` says how to install it. */
-const loadOpenAI = optionalDependency({
-  packageName: 'openai',
-  versionRange: '^5 || ^6',
-  installCommand: 'npm install openai',
-  neededFor:
-    'The OpenAI, OpenAI Responses and DeepSeek adapters (tool-orchestrator/openai, tool-orchestrator/deepseek)',
-  load: () => import('./openai-module.js'),
-});
 
 /**
  * Checks the options and says where the client comes from: the injected one, or settings from
  * `apiKey` (else the provider's environment variable, read now), `baseURL`, `maxRetries`,
- * `timeout`, `headers` and `dangerouslyAllowBrowser`, for {@link connectClient}.
+ * `timeout`, `headers` and `dangerouslyAllowBrowser`, for the adapter's `connect`.
  *
  * @throws {MissingApiKeyError} when there is neither a client, an `apiKey` nor the variable.
  * @throws {InvalidArgumentError} when `model` is empty, `maxRetries` is not a count or
@@ -117,7 +113,10 @@ export function clientSource<Client extends object = OpenAIClient>(
     });
   }
   // Resolved here, as the client would resolve it, so the adapter can name where it connects.
-  const baseURL = options.baseURL ?? defaults.baseURL ?? nonEmpty(readEnvironment('OPENAI_BASE_URL'));
+  const baseURL =
+    options.baseURL ??
+    defaults.baseURL ??
+    nonEmpty(readEnvironment(defaults.baseURLVariable ?? 'OPENAI_BASE_URL'));
   return {
     settings: {
       apiKey,
@@ -130,36 +129,6 @@ export function clientSource<Client extends object = OpenAIClient>(
         : { dangerouslyAllowBrowser: options.dangerouslyAllowBrowser }),
     },
   };
-}
-
-/**
- * Loads `openai`, and takes the injected client or builds one from the settings.
- *
- * @throws {MissingDependencyError} when `openai` is not installed.
- * @throws {InvalidArgumentError} in a browser without `dangerouslyAllowBrowser: true`, where the
- * client refuses to hold an API key.
- */
-export async function connectClient<Client extends object = OpenAIClient>(
-  source: ClientSource<Client>,
-): Promise<ClientConnection<Client>> {
-  const { OpenAI, decodeServerSentEvents } = await loadOpenAI();
-  if ('client' in source) return { client: source.client, decodeEvents: decodeServerSentEvents };
-  const settings = source.settings;
-  try {
-    // An `OpenAI` instance is every `Client` the adapters declare (OpenAIClient, OpenAIResponsesClient).
-    const client = new OpenAI(settings) as unknown as Client;
-    return { client, decodeEvents: decodeServerSentEvents };
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.includes('dangerouslyAllowBrowser')) throw error;
-    throw new InvalidArgumentError({
-      argument: 'dangerouslyAllowBrowser',
-      value: settings.dangerouslyAllowBrowser,
-      message:
-        'the adapter runs in a browser, where the openai client refuses to hold an API key: anyone who opens the page can read it. ' +
-        'Call the model from your server, or pass dangerouslyAllowBrowser: true with a key that may be public ' +
-        '(a short-lived key, or a proxy of yours that holds the real one); see docs/adapters.md, "Browsers and edge runtimes".',
-    });
-  }
 }
 
 function readEnvironment(name: string): string | undefined {

@@ -17,6 +17,13 @@ const windows: readonly (readonly [prefix: string, tokens: number])[] = [
   ['o3', 200_000],
   ['o4-mini', 200_000],
   ['gpt-3.5-turbo', 16_385],
+  // Anthropic: every Claude 3.5, 3.7 and 4.x model (a 1M window is a beta to ask for).
+  ['claude-opus-4', 200_000],
+  ['claude-sonnet-4', 200_000],
+  ['claude-haiku-4', 200_000],
+  ['claude-3-7-sonnet', 200_000],
+  ['claude-3-5-sonnet', 200_000],
+  ['claude-3-5-haiku', 200_000],
 ];
 
 /** The context window of `model` in tokens, when it is a well-known model. */

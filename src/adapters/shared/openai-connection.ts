@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
-import { clientSource, connectClient } from './create-client.js';
+import { clientSource } from './create-client.js';
 import type {
   ClientConnection,
   ClientSource,
@@ -14,14 +14,21 @@ import type { ResponseOrigin } from './parse-completion.js';
 import { providerName } from './provider-name.js';
 import type { AttemptsOptions } from './with-retries.js';
 
-/** The `openai` client's own default, when neither `baseURL` nor `OPENAI_BASE_URL` names another. */
-const defaultBaseURL = 'https://api.openai.com/v1';
-
 /** What every client the adapters use has: its retry budget and its timeout. */
 interface RetryingClient {
   readonly maxRetries: number;
   /** Milliseconds an attempt may take; the adapter's default `timeout`. */
   readonly timeout: number;
+}
+
+/** How a connection reaches its provider's API, when it is not over the `openai` client. */
+export interface ConnectionWire<Client extends object> {
+  /** Loads the client package, and takes the injected client or builds one. */
+  readonly connect: (source: ClientSource<Client>) => Promise<ClientConnection<Client>>;
+  /** The response header holding the request id, e.g. `'x-request-id'`. */
+  readonly requestIdHeader: string;
+  /** The client's default base URL, named in connection errors (`openai`'s when neither `baseURL` nor `OPENAI_BASE_URL` names another). */
+  readonly defaultBaseURL: string;
 }
 
 /** The options an {@link OpenAIConnection} reads. */
@@ -41,6 +48,7 @@ export class OpenAIConnection<Client extends RetryingClient> {
   readonly #options: OpenAIConnectionOptions<Client>;
   /** Where requests go, when known: named in connection errors (its origin only). */
   readonly #baseURL: string | undefined;
+  readonly #wire: ConnectionWire<Client>;
   #connection: Promise<ClientConnection<Client>> | undefined;
 
   /**
@@ -49,14 +57,19 @@ export class OpenAIConnection<Client extends RetryingClient> {
    * @throws {MissingApiKeyError} when there is no client, no `apiKey` and no key in the environment.
    * @throws {InvalidArgumentError} when an option has a value it cannot take.
    */
-  constructor(options: OpenAIConnectionOptions<Client>, defaults: ProviderDefaults) {
+  constructor(
+    options: OpenAIConnectionOptions<Client>,
+    defaults: ProviderDefaults,
+    wire: ConnectionWire<Client>,
+  ) {
     this.#source = clientSource(options, defaults);
     this.#defaults = defaults;
     this.#options = options;
+    this.#wire = wire;
     this.#baseURL =
       'client' in this.#source
         ? clientBaseURL(this.#source.client)
-        : (this.#source.settings.baseURL ?? defaultBaseURL);
+        : (this.#source.settings.baseURL ?? wire.defaultBaseURL);
     this.provider = providerName(options.provider, this.#baseURL, defaults.provider);
   }
 
@@ -69,7 +82,7 @@ export class OpenAIConnection<Client extends RetryingClient> {
   /** The client and the `openai` package's SSE parser, loaded on the first request. */
   connect(): Promise<ClientConnection<Client>> {
     if (this.#connection === undefined) {
-      const connecting = connectClient(this.#source);
+      const connecting = this.#wire.connect(this.#source);
       this.#connection = connecting;
       // A failed load is tried again on the next request (the user may install openai meanwhile).
       connecting.catch(() => {
@@ -95,9 +108,12 @@ export class OpenAIConnection<Client extends RetryingClient> {
     };
   }
 
-  /** Who answered: the provider and the response's `x-request-id`. */
+  /** Who answered: the provider and the response's request id (`x-request-id`, Anthropic's `request-id`). */
   origin(response: Response): ResponseOrigin {
-    return { provider: this.provider, requestId: response.headers.get('x-request-id') ?? undefined };
+    return {
+      provider: this.provider,
+      requestId: response.headers.get(this.#wire.requestIdHeader) ?? undefined,
+    };
   }
 }
 

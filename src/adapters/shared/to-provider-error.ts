@@ -50,7 +50,14 @@ export function toProviderError(error: unknown, context: ProviderContext): unkno
     return unreachable(error, provider, context.baseURL);
   }
   const body = isRecord(error.error) ? error.error : undefined;
-  const providerMessage = typeof body?.['message'] === 'string' ? body['message'] : error.message;
+  // Anthropic nests its error: `{ type: 'error', error: { type, message } }`.
+  const nested = isRecord(body?.['error']) ? body['error'] : undefined;
+  const providerMessage =
+    typeof body?.['message'] === 'string'
+      ? body['message']
+      : typeof nested?.['message'] === 'string'
+        ? nested['message']
+        : error.message;
   const providerCode = stringOrUndefined(error.code) ?? stringOrUndefined(error.type);
   const requestId = error.requestID ?? undefined;
   const retryAfterMs = parseRetryAfter(error.headers);

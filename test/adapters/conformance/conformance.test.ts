@@ -53,7 +53,7 @@ function shownReasoning(message: AssistantMessage | undefined): string | undefin
 
 /** The usage of every answer, summed field by field. */
 function summedUsage(usages: readonly Usage[]): Usage {
-  const sum = (key: keyof Usage): number => usages.reduce((total, usage) => total + usage[key], 0);
+  const sum = (key: keyof Usage): number => usages.reduce((total, usage) => total + (usage[key] ?? 0), 0);
   return {
     promptTokens: sum('promptTokens'),
     completionTokens: sum('completionTokens'),
