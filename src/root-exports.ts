@@ -77,6 +77,7 @@ export type {
   ModelResponse,
   ModelStreamEvent,
   ModelToolDefinition,
+  ModelWarning,
   ToolChoice,
 } from './model/model-adapter.js';
 export { addUsage, emptyUsage } from './model/usage.js';

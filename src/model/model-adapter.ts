@@ -24,6 +24,14 @@ export type ToolChoice =
 export type FinishReason =
   'stop' | 'tool_calls' | 'length' | 'content_filter' | 'insufficient_system_resource' | (string & {});
 
+/** Something an adapter changed in a request so its provider would take it. */
+export interface ModelWarning {
+  /** What was changed, e.g. `'tool_choice_with_thinking'`. */
+  readonly code: string;
+  /** For people: what was sent instead, and what to do. */
+  readonly message: string;
+}
+
 /** What one model call returned, in the OpenAI chat-completions shape. */
 export interface ModelResponse {
   readonly content: string | null;
@@ -40,6 +48,11 @@ export interface ModelResponse {
   readonly requestId?: string;
   /** The model the provider says answered. */
   readonly model?: string;
+  /**
+   * What the adapter changed in this request so the provider would take it; the loop emits each
+   * as a `warning` event. Not part of the transcript.
+   */
+  readonly warnings?: readonly ModelWarning[];
 }
 
 /** Options of one model call. */

@@ -124,6 +124,9 @@ export async function callModelStep(
     contextTokens,
   });
   state.trace.emit('llm_call', data);
+  for (const warning of response.warnings ?? []) {
+    state.trace.emit('warning', { code: warning.code, message: warning.message });
+  }
   const reasoning = reasoningText(response);
   if (reasoning !== '') state.trace.emit('reasoning_content', { content: reasoning });
   // Streamed content reached `onText` delta by delta.

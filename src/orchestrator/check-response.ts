@@ -61,6 +61,14 @@ function inspect(value: unknown): CheckedResponse | string {
     const problem = reasoningProblem(response.reasoning);
     if (problem !== undefined) return field(`reasoning${problem.path}`, response.reasoning, problem.expected);
   }
+  const warnings: unknown = response.warnings;
+  if (warnings !== undefined) {
+    if (!Array.isArray(warnings)) return field('warnings', warnings, 'an array of { code, message }');
+    for (const [index, warning] of warnings.entries()) {
+      if (!isRecord(warning) || typeof warning['code'] !== 'string' || typeof warning['message'] !== 'string')
+        return field(`warnings[${index}]`, warning, 'an object { code: string, message: string }');
+    }
+  }
   const dataProblem = providerDataProblem(response.providerData);
   if (dataProblem !== undefined) {
     return field(`providerData${dataProblem.path}`, response.providerData, dataProblem.expected);

@@ -158,7 +158,8 @@ export interface TraceEventData {
      * What happened: `max_turns`, `length`, `truncated_tool_call`, `final_answer_tool_calls`,
      * `repeated_tool_call`, `repeated_tool_errors`, `budget_exceeded`, `tools_still_running`,
      * `repair_failed`, `context_over_limit`, `summarize_failed`, `provider_data_dropped` (the transcript
-     * holds reasoning or fields of another API, which the adapter does not send).
+     * holds reasoning or fields of another API, which the adapter does not send), and what an adapter
+     * reports in `ModelResponse.warnings` (`tool_choice_with_thinking`).
      */
     readonly code: string;
     /** For people; never holds tool arguments or results. */

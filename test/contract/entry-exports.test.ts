@@ -90,6 +90,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'ModelResponse',
       'ModelStreamEvent',
       'ModelToolDefinition',
+      'ModelWarning',
       'NeedsApproval',
       'OnCutShort',
       'PendingApproval',
@@ -187,7 +188,6 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'AnthropicClient',
       'AnthropicRequestOptions',
       'AnthropicThinking',
-      'AnthropicWarning',
     ],
   },
   explore: {

@@ -6,16 +6,17 @@ import type {
   ModelResponse,
   ModelStreamEvent,
   ModelToolDefinition,
+  ModelWarning,
 } from '../../model/model-adapter.js';
 import type { ProviderDefaults } from '../shared/create-client.js';
-import { contextWindowOption, OpenAIConnection, requestOptions } from '../shared/openai-connection.js';
+import { contextWindowOption, AdapterConnection, requestOptions } from '../shared/adapter-connection.js';
 import { readBody } from '../shared/read-body.js';
 import { streamAttemptEvents } from '../shared/stream-attempt.js';
 import { callWithRetries, streamWithRetries } from '../shared/with-retries.js';
 import type { AnthropicClient } from './anthropic-client.js';
 import { anthropicWire } from './anthropic-connect.js';
 import { maxTokensOf, validateAnthropicOptions } from './anthropic-options.js';
-import type { AnthropicAdapterOptions, AnthropicWarning } from './anthropic-options.js';
+import type { AnthropicAdapterOptions } from './anthropic-options.js';
 import { parseAnthropicBody } from './anthropic-output.js';
 import { buildAnthropicBody } from './anthropic-request.js';
 import { AnthropicStreamAccumulator } from './anthropic-stream-accumulator.js';
@@ -59,11 +60,10 @@ export class AnthropicAdapter implements ModelAdapter {
   /** The `max_tokens` every request sends (the `maxTokens` option, else the model's default). */
   readonly maxTokens: number;
   private readonly options: AnthropicAdapterOptions;
-  private readonly connection: OpenAIConnection<AnthropicClient>;
-  private readonly warned = new Set<string>();
+  private readonly connection: AdapterConnection<AnthropicClient>;
 
   constructor(options: AnthropicAdapterOptions) {
-    this.connection = new OpenAIConnection(options, defaults, anthropicWire);
+    this.connection = new AdapterConnection(options, defaults, anthropicWire);
     this.maxTokens = maxTokensOf(options);
     validateAnthropicOptions(options, this.maxTokens);
     this.options = options;
@@ -88,15 +88,19 @@ export class AnthropicAdapter implements ModelAdapter {
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions = {},
   ): Promise<ModelResponse> {
-    const body = this.body(messages, tools, options, false);
+    const { body, warnings } = this.request(messages, tools, options, false);
     const { client } = await this.connection.connect();
-    return callWithRetries(this.connection.attempts(client, options.signal), async (deadline) => {
-      const response = await this.send(() =>
-        client.messages.create(body, requestOptions(deadline)).asResponse(),
-      );
-      const origin = this.connection.origin(response);
-      return parseAnthropicBody(await readBody(response, origin), origin);
-    });
+    const result = await callWithRetries(
+      this.connection.attempts(client, options.signal),
+      async (deadline) => {
+        const response = await this.send(() =>
+          client.messages.create(body, requestOptions(deadline)).asResponse(),
+        );
+        const origin = this.connection.origin(response);
+        return parseAnthropicBody(await readBody(response, origin), origin);
+      },
+    );
+    return withWarnings(result, warnings);
   }
 
   /**
@@ -109,9 +113,9 @@ export class AnthropicAdapter implements ModelAdapter {
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions = {},
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const body = this.body(messages, tools, options, true);
+    const { body, warnings } = this.request(messages, tools, options, true);
     const { client, decodeEvents } = await this.connection.connect();
-    yield* streamWithRetries(this.connection.attempts(client, options.signal), (deadline) =>
+    const events = streamWithRetries(this.connection.attempts(client, options.signal), (deadline) =>
       streamAttemptEvents({
         send: () => client.messages.create(body, requestOptions(deadline)).asResponse(),
         origin: (response) => this.connection.origin(response),
@@ -122,6 +126,15 @@ export class AnthropicAdapter implements ModelAdapter {
         assembler: (origin) => new AnthropicStreamAccumulator(origin),
       }),
     );
+    if (warnings.length === 0) {
+      yield* events;
+      return;
+    }
+    for await (const event of events) {
+      yield event.type === 'response'
+        ? { type: 'response', response: withWarnings(event.response, warnings) }
+        : event;
+    }
   }
 
   /**
@@ -142,31 +155,31 @@ export class AnthropicAdapter implements ModelAdapter {
     }
   }
 
-  /** The request body; throws before any request when a message cannot be sent. */
-  private body(
+  /**
+   * The request body, and what it changed so the API would take it; throws before any request
+   * when a message cannot be sent.
+   */
+  private request(
     messages: readonly ChatMessage[],
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions,
     stream: boolean,
-  ): Record<string, unknown> {
-    return buildAnthropicBody({
+  ): { body: Record<string, unknown>; warnings: ModelWarning[] } {
+    const warnings: ModelWarning[] = [];
+    const body = buildAnthropicBody({
       options: this.options,
       maxTokens: this.maxTokens,
       messages,
       tools,
       toolChoice: options.toolChoice ?? this.options.toolChoice,
       stream,
-      warn: (warning) => this.warn(warning),
+      warn: (warning) => warnings.push(warning),
     });
+    return { body, warnings };
   }
+}
 
-  private warn(warning: AnthropicWarning): void {
-    if (this.options.onWarning !== undefined) {
-      this.options.onWarning(warning);
-      return;
-    }
-    if (this.warned.has(warning.code)) return;
-    this.warned.add(warning.code);
-    console.warn(`tool-orchestrator/anthropic: ${warning.message}`);
-  }
+/** The response with the request's warnings, for the loop to emit. */
+function withWarnings(response: ModelResponse, warnings: readonly ModelWarning[]): ModelResponse {
+  return warnings.length === 0 ? response : { ...response, warnings };
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { optionalDependency } from '../../shared/optional-dependency.js';
 import type { ClientConnection, ClientSource } from '../shared/create-client.js';
-import type { ConnectionWire } from '../shared/openai-connection.js';
+import type { ConnectionWire } from '../shared/adapter-connection.js';
 import type { AnthropicClient } from './anthropic-client.js';
 
 /** Loads `@anthropic-ai/sdk`, an optional peer dependency, on first use; a `MissingDependencyError` says how to install it. */

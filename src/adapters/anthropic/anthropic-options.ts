@@ -16,13 +16,6 @@ export interface AnthropicCacheOptions {
   readonly ttl?: '5m' | '1h';
 }
 
-/** Something the adapter changed in a request so the API would take it. */
-export interface AnthropicWarning {
-  /** `'tool_choice_with_thinking'`: a forced tool choice was sent as `auto`, which thinking needs. */
-  readonly code: 'tool_choice_with_thinking';
-  readonly message: string;
-}
-
 /**
  * Options of {@link AnthropicAdapter}; the connection and retry options are those of the other
  * adapters. Parameters left out are not sent, except `max_tokens`, which the API requires.
@@ -77,8 +70,6 @@ export interface AnthropicAdapterOptions extends Pick<
    * @default not sent
    */
   readonly eagerInputStreaming?: boolean | readonly string[];
-  /** What the adapter changed in a request so the API would take it. @default console.warn, once per code */
-  readonly onWarning?: (warning: AnthropicWarning) => void;
 }
 
 /**

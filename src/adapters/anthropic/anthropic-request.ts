@@ -1,8 +1,8 @@
 import type { ChatMessage, JsonObject } from '../../model/messages.js';
-import type { ModelToolDefinition, ToolChoice } from '../../model/model-adapter.js';
+import type { ModelToolDefinition, ModelWarning, ToolChoice } from '../../model/model-adapter.js';
 import { addCacheBreakpoints } from './anthropic-cache.js';
 import { toAnthropicTranscript } from './anthropic-messages.js';
-import type { AnthropicAdapterOptions, AnthropicWarning } from './anthropic-options.js';
+import type { AnthropicAdapterOptions } from './anthropic-options.js';
 
 /** What {@link buildAnthropicBody} takes. */
 export interface AnthropicBodyInput {
@@ -12,8 +12,8 @@ export interface AnthropicBodyInput {
   readonly tools: readonly ModelToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
   readonly stream: boolean;
-  /** Told what the body changed so the API would take it. */
-  readonly warn: (warning: AnthropicWarning) => void;
+  /** Told what the body changed so the API would take it (`tool_choice_with_thinking`). */
+  readonly warn: (warning: ModelWarning) => void;
 }
 
 /**

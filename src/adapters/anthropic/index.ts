@@ -5,6 +5,5 @@ export type {
   AnthropicAdapterOptions,
   AnthropicCacheOptions,
   AnthropicThinking,
-  AnthropicWarning,
 } from './anthropic-options.js';
 export type { AnthropicClient, AnthropicRequestOptions } from './anthropic-client.js';

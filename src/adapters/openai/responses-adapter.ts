@@ -9,7 +9,7 @@ import type {
 import type { ProviderDefaults } from '../shared/create-client.js';
 import type { OpenAIResponsesClient } from '../shared/openai-client.js';
 import { openaiWire } from '../shared/openai-connect.js';
-import { contextWindowOption, OpenAIConnection, requestOptions } from '../shared/openai-connection.js';
+import { contextWindowOption, AdapterConnection, requestOptions } from '../shared/adapter-connection.js';
 import { readBody } from '../shared/read-body.js';
 import { streamAttemptEvents } from '../shared/stream-attempt.js';
 import { callWithRetries, streamWithRetries } from '../shared/with-retries.js';
@@ -51,10 +51,10 @@ export class OpenAIResponsesAdapter implements ModelAdapter {
   /** Provider data of this adapter is kept, and read back, under `'openai.responses'`. */
   readonly providerDataKey = responsesDataKey;
   private readonly options: OpenAIResponsesAdapterOptions;
-  private readonly connection: OpenAIConnection<OpenAIResponsesClient>;
+  private readonly connection: AdapterConnection<OpenAIResponsesClient>;
 
   constructor(options: OpenAIResponsesAdapterOptions) {
-    this.connection = new OpenAIConnection(options, defaults, openaiWire());
+    this.connection = new AdapterConnection(options, defaults, openaiWire());
     validateResponsesOptions(options);
     this.options = options;
     this.provider = this.connection.provider;

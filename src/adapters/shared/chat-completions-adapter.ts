@@ -12,7 +12,7 @@ import type { ChatCompletionsAdapterOptions } from './chat-completions-options.j
 import type { ProviderDefaults } from './create-client.js';
 import type { OpenAIClient } from './openai-client.js';
 import { openaiWire } from './openai-connect.js';
-import { contextWindowOption, OpenAIConnection, requestOptions } from './openai-connection.js';
+import { contextWindowOption, AdapterConnection, requestOptions } from './adapter-connection.js';
 import { originFields, parseCompletion } from './parse-completion.js';
 import type { ResponseOrigin } from './parse-completion.js';
 import { readBody } from './read-body.js';
@@ -46,10 +46,10 @@ export abstract class ChatCompletionsAdapter implements ModelAdapter {
    */
   readonly providerDataKey: string;
   protected readonly options: ChatCompletionsAdapterOptions;
-  private readonly connection: OpenAIConnection<OpenAIClient>;
+  private readonly connection: AdapterConnection<OpenAIClient>;
 
   protected constructor(options: ChatCompletionsAdapterOptions, defaults: ProviderDefaults) {
-    this.connection = new OpenAIConnection(options, defaults, openaiWire());
+    this.connection = new AdapterConnection(options, defaults, openaiWire());
     this.options = options;
     this.provider = this.connection.provider;
     this.providerDataKey = `${this.provider}.chat_completions`;

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { optionalDependency } from '../../shared/optional-dependency.js';
 import type { ClientConnection, ClientSource } from './create-client.js';
 import type { OpenAIClient } from './openai-client.js';
-import type { ConnectionWire } from './openai-connection.js';
+import type { ConnectionWire } from './adapter-connection.js';
 
 /** Loads `openai`, an optional peer dependency, on first use; a `MissingDependencyError` says how to install it. */
 const loadOpenAI = optionalDependency({

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AnthropicAdapter } from '../../../src/adapters/anthropic/index.js';
-import type { AnthropicAdapterOptions, AnthropicWarning } from '../../../src/adapters/anthropic/index.js';
+import type { AnthropicAdapterOptions } from '../../../src/adapters/anthropic/index.js';
 import { InvalidRequestError } from '../../../src/errors/invalid-request-error.js';
 import type { AssistantMessage, ChatMessage } from '../../../src/model/messages.js';
 import type { ModelToolDefinition } from '../../../src/model/model-adapter.js';
@@ -251,16 +251,30 @@ describe('AnthropicAdapter through ToolOrchestrator, with thinking on every turn
     );
   });
 
-  it('sends a forced tool choice as auto with thinking on, and says so', async () => {
+  it('sends a forced tool choice as auto with thinking on, and says so on the response', async () => {
     server.enqueue({ type: 'turn', content: [{ type: 'text', text: 'Hi' }] });
-    const warnings: AnthropicWarning[] = [];
-    await adapter({ toolChoice: 'required', onWarning: (warning) => warnings.push(warning) }).call(
-      [user],
-      [weatherTool],
-    );
+    const response = await adapter({ toolChoice: 'required' }).call([user], [weatherTool]);
     expect(refusals()).toEqual([undefined]);
     expect(server.requests[0]!.body['tool_choice']).toEqual({ type: 'auto' });
-    expect(warnings.map((warning) => warning.code)).toEqual(['tool_choice_with_thinking']);
+    expect(response.warnings?.map((warning) => warning.code)).toEqual(['tool_choice_with_thinking']);
+  });
+
+  it('the loop emits the forced tool choice sent as auto as a warning event, streaming or not', async () => {
+    for (const stream of [false, true]) {
+      server.enqueue({ type: 'turn', content: [{ type: 'text', text: 'Hi' }] });
+      const orchestrator = new ToolOrchestrator(
+        adapter({ toolChoice: 'required' }),
+        { get_weather: getWeather },
+        { stream },
+      );
+      const warnings: string[] = [];
+      orchestrator.on('warning', (event) => warnings.push(event.data.code));
+      const result = await orchestrator.run([user]);
+      expect(result.content).toBe('Hi');
+      expect(warnings).toEqual(['tool_choice_with_thinking']);
+      // The warning is the run's, not the transcript's.
+      expect(JSON.stringify(result.messages)).not.toContain('tool_choice_with_thinking');
+    }
   });
 
   it('maps tool choices and parallelToolCalls: false without thinking', async () => {

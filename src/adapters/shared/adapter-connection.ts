@@ -31,21 +31,21 @@ export interface ConnectionWire<Client extends object> {
   readonly defaultBaseURL: string;
 }
 
-/** The options an {@link OpenAIConnection} reads. */
-export type OpenAIConnectionOptions<Client extends object> = ClientSourceOptions<Client> &
+/** The options an {@link AdapterConnection} reads. */
+export type AdapterConnectionOptions<Client extends object> = ClientSourceOptions<Client> &
   Pick<ChatCompletionsAdapterOptions, 'provider' | 'retryBaseDelayMs'>;
 
 /**
- * The part every adapter over the `openai` client shares: where its client comes from (injected,
- * or built on the first request), the provider name and base URL its errors name, and the
- * settings of each request's attempts.
+ * The part every adapter over a provider's official client (`openai`, `@anthropic-ai/sdk`) shares:
+ * where its client comes from (injected, or built on the first request), the provider name and
+ * base URL its errors name, and the settings of each request's attempts.
  */
-export class OpenAIConnection<Client extends RetryingClient> {
+export class AdapterConnection<Client extends RetryingClient> {
   /** The provider name used in errors and traces: the `provider` option, else one read from the base URL. */
   readonly provider: string;
   readonly #source: ClientSource<Client>;
   readonly #defaults: ProviderDefaults;
-  readonly #options: OpenAIConnectionOptions<Client>;
+  readonly #options: AdapterConnectionOptions<Client>;
   /** Where requests go, when known: named in connection errors (its origin only). */
   readonly #baseURL: string | undefined;
   readonly #wire: ConnectionWire<Client>;
@@ -58,7 +58,7 @@ export class OpenAIConnection<Client extends RetryingClient> {
    * @throws {InvalidArgumentError} when an option has a value it cannot take.
    */
   constructor(
-    options: OpenAIConnectionOptions<Client>,
+    options: AdapterConnectionOptions<Client>,
     defaults: ProviderDefaults,
     wire: ConnectionWire<Client>,
   ) {
