@@ -27,7 +27,11 @@ export async function startAnthropicConformanceServer(plan: Plan): Promise<Confo
       if (failure !== undefined) {
         injected.add(index);
         const errorType =
-          failure.status === 429 ? 'rate_limit_error' : failure.status === 529 ? 'overloaded_error' : 'api_error';
+          failure.status === 429
+            ? 'rate_limit_error'
+            : failure.status === 529
+              ? 'overloaded_error'
+              : 'api_error';
         return {
           type: 'error',
           status: failure.status,
@@ -67,7 +71,8 @@ export async function startAnthropicConformanceServer(plan: Plan): Promise<Confo
       for (const message of messages) {
         if (message.role !== 'user' || !Array.isArray(message.content)) continue;
         for (const block of message.content as Block[]) {
-          if (block['type'] === 'tool_result') toolResults.set(String(block['tool_use_id']), resultText(block));
+          if (block['type'] === 'tool_result')
+            toolResults.set(String(block['tool_use_id']), resultText(block));
         }
       }
       return { toolResults, assistantTurns: assistantTurns(messages) };
@@ -119,6 +124,7 @@ function normalized(usage: {
     totalTokens: promptTokens + usage.output_tokens,
     reasoningTokens: 0,
     cachedPromptTokens: usage.cache_read_input_tokens,
+    cacheWriteTokens: usage.cache_creation_input_tokens,
   };
 }
 

@@ -1,7 +1,9 @@
+import { AnthropicAdapter } from '../../../src/adapters/anthropic/index.js';
 import { DeepSeekAdapter } from '../../../src/adapters/deepseek/index.js';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from '../../../src/adapters/openai/index.js';
 import type { ChatCompletionsAdapterOptions } from '../../../src/adapters/openai/index.js';
 import type { AssistantMessage, ModelAdapter } from '../../../src/index.js';
+import { startAnthropicConformanceServer } from './anthropic-wire-server.js';
 import { startChatCompletionsServer } from './chat-completions-wire-server.js';
 import type { ConformanceServer } from './conformance-server.js';
 import type { Plan } from './conformance-plan.js';
@@ -117,6 +119,29 @@ export const conformanceTargets: readonly ConformanceTarget[] = [
     live: {
       keyVariable: 'OPENAI_API_KEY',
       model: process.env['CONFORMANCE_OPENAI_RESPONSES_MODEL'] ?? 'gpt-5-mini',
+    },
+  },
+  {
+    // Extended thinking on every turn: each thinking block goes back whole, signature included.
+    name: 'anthropic-thinking',
+    createAdapter: (connection) =>
+      new AnthropicAdapter({
+        ...connectionOptions(connection),
+        thinking: { type: 'enabled', budgetTokens: 1024 },
+        maxTokens: 4096,
+      }),
+    startServer: (plan) => startAnthropicConformanceServer(plan),
+    reasoningOf: (message) => {
+      const blocks = message.reasoning?.map((part) => part.providerData?.['anthropic.messages']);
+      return blocks === undefined || blocks.length === 0 || blocks.some((block) => block === undefined)
+        ? undefined
+        : blocks;
+    },
+    returnsReasoning: true,
+    streamsReasoning: true,
+    live: {
+      keyVariable: 'ANTHROPIC_API_KEY',
+      model: process.env['CONFORMANCE_ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-6',
     },
   },
 ];

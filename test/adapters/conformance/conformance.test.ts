@@ -60,6 +60,9 @@ function summedUsage(usages: readonly Usage[]): Usage {
     totalTokens: sum('totalTokens'),
     reasoningTokens: sum('reasoningTokens'),
     cachedPromptTokens: sum('cachedPromptTokens'),
+    ...(usages.some((usage) => usage.cacheWriteTokens !== undefined)
+      ? { cacheWriteTokens: sum('cacheWriteTokens') }
+      : {}),
   };
 }
 
