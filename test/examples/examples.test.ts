@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startFakeAnthropicServer } from '../adapters/anthropic/fake-anthropic-server.js';
 import { chunk, startFakeOpenAIServer } from '../adapters/fake-openai-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,7 +17,15 @@ function runExample(
   extraEnv: Record<string, string> = {},
   cwd: string = root,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...extraEnv };
+  const env = {
+    ...process.env,
+    DEEPSEEK_API_KEY: '',
+    OPENAI_API_KEY: '',
+    OPENAI_BASE_URL: '',
+    ANTHROPIC_API_KEY: '',
+    ANTHROPIC_BASE_URL: '',
+    ...extraEnv,
+  };
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -104,15 +113,59 @@ describe('examples run as written', () => {
     }
   });
 
-  for (const name of ['openai', 'deepseek', 'explore-axios']) {
+  for (const name of ['openai', 'deepseek', 'anthropic', 'explore-axios']) {
     it(`${name} fails clearly without a key`, async () => {
       if (!existsSync(join(root, 'examples', `${name}.ts`)))
         throw new Error(`examples/${name}.ts is missing`);
       const result = await runExample(name);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/(OPENAI|DEEPSEEK)_API_KEY/);
+      expect(result.stderr).toMatch(/(OPENAI|DEEPSEEK|ANTHROPIC)_API_KEY/);
     });
   }
+
+  it('anthropic runs against a local Messages API server, thinking sent back with the tool result', async () => {
+    const server = await startFakeAnthropicServer();
+    server.enqueue(
+      {
+        type: 'turn',
+        content: [
+          { type: 'thinking', thinking: 'Multiply with the tool.' },
+          { type: 'tool_use', name: 'multiply', input: { a: 17, b: 23 } },
+        ],
+      },
+      {
+        type: 'turn',
+        content: [
+          { type: 'thinking', thinking: 'The tool said 391.' },
+          { type: 'text', text: '17 * 23 = 391' },
+        ],
+      },
+    );
+    try {
+      const result = await runExample('anthropic', [], {
+        ANTHROPIC_API_KEY: 'sk-ant-local',
+        ANTHROPIC_BASE_URL: server.baseURL,
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('17 * 23 = 391');
+      expect(result.stdout).toMatch(
+        /\[final\] 2 turns, \d+ tokens \(\d+ of \d+ prompt tokens read from cache\)/,
+      );
+      // The thinking streamed to stderr; the server refused nothing (it checks the thinking block came back intact).
+      expect(result.stderr).toContain('Multiply with the tool.');
+      expect(server.requests.map((request) => request.status)).toEqual([200, 200]);
+      const second = server.requests[1]!.body as {
+        messages: { role: string; content: { type: string }[] }[];
+      };
+      expect(second.messages.map((message) => message.content.map((block) => block.type))).toEqual([
+        ['text'],
+        ['thinking', 'tool_use'],
+        ['tool_result'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
 
   it('any-openai-compatible runs against a local OpenAI-compatible server', async () => {
     const server = await startFakeOpenAIServer([
