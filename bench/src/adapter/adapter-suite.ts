@@ -6,12 +6,15 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ModelAdapter, ModelToolDefinition } from 'tool-orchestrator';
+import { AnthropicAdapter } from 'tool-orchestrator/anthropic';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from 'tool-orchestrator/openai';
 import { formatNumber, formatRatio, markdownTable } from '../format.js';
 import { median, percentile } from '../measure.js';
 import { chatJson, chatSse, responsesJson, responsesSse } from './adapter-payloads.js';
+import { anthropicJson, anthropicSse } from './anthropic-payloads.js';
 
 export interface AdapterSuiteOptions {
   readonly rounds: number;
@@ -36,20 +39,39 @@ interface Job {
 }
 
 export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ markdown: string }> {
+  /** The last Messages API request body: the bare client sends what the adapter sent. */
+  let lastAnthropicBody: Record<string, unknown> = {};
   const server = createServer((request, reply) => {
     const parts: Buffer[] = [];
     request.on('data', (part: Buffer) => parts.push(part));
     request.on('end', () => {
-      const stream =
-        (JSON.parse(Buffer.concat(parts).toString('utf8')) as { stream?: boolean }).stream === true;
-      const responses = request.url === '/v1/responses';
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
+      const stream = body['stream'] === true;
       reply.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+      if (request.url === '/v1/messages') {
+        lastAnthropicBody = body;
+        reply.end(stream ? anthropicSse : anthropicJson);
+        return;
+      }
+      const responses = request.url === '/v1/responses';
       reply.end(responses ? (stream ? responsesSse : responsesJson) : stream ? chatSse : chatJson);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   const client = new OpenAI({ apiKey: 'bench', baseURL, maxRetries: 0 });
+  const anthropicClient = new Anthropic({
+    apiKey: 'bench',
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    maxRetries: 0,
+  });
+  const anthropic: ModelAdapter = new AnthropicAdapter({
+    model: 'claude-sonnet-4-6',
+    client: anthropicClient,
+  });
+  // The payload the adapter sends (system and tools with their cache breakpoints, max_tokens), for the bare client.
+  await anthropic.call(messages, tools);
+  const anthropicBody = { ...lastAnthropicBody } as unknown as Anthropic.MessageCreateParamsNonStreaming;
   const chat: ModelAdapter = new OpenAIAdapter({ model: 'gpt-5-mini', client });
   const responses: ModelAdapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client });
   const chatBody = {
@@ -98,6 +120,16 @@ export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ m
       name: 'Responses, stream',
       bare: async () => drain(await client.responses.create({ ...responsesBody, stream: true })),
       adapter: () => drain(responses.stream!(messages, tools)),
+    },
+    {
+      name: 'Anthropic Messages, call',
+      bare: async () => void (await anthropicClient.messages.create(anthropicBody)),
+      adapter: async () => void (await anthropic.call(messages, tools)),
+    },
+    {
+      name: 'Anthropic Messages, stream',
+      bare: async () => drain(await anthropicClient.messages.create({ ...anthropicBody, stream: true })),
+      adapter: () => drain(anthropic.stream!(messages, tools)),
     },
   ];
   const rows: string[][] = [];
