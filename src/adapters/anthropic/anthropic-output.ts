@@ -1,9 +1,9 @@
-import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
 import type { JsonObject, JsonValue, ReasoningPart, ToolCall } from '../../model/messages.js';
 import type { FinishReason, ModelResponse } from '../../model/model-adapter.js';
 import type { Usage } from '../../model/usage.js';
 import { isRecord } from '../shared/normalize-usage.js';
+import { parseJsonBody } from '../shared/parse-json-body.js';
 import { originFields } from '../shared/parse-completion.js';
 import type { ResponseOrigin } from '../shared/parse-completion.js';
 import { anthropicDataKey } from './anthropic-turn-data.js';
@@ -16,25 +16,7 @@ import type { BlockKind } from './anthropic-turn-data.js';
  * @throws {UnexpectedResponseError} when the body is not a message.
  */
 export function parseAnthropicBody(text: string, origin: ResponseOrigin): ModelResponse {
-  if (text.trim() === '') {
-    throw new EmptyResponseError({
-      ...originFields(origin),
-      status: 200,
-      message: `${origin.provider} answered 200 with an empty body.`,
-    });
-  }
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch (error) {
-    throw new UnexpectedResponseError({
-      ...originFields(origin),
-      status: 200,
-      rawOutput: text.slice(0, 2000),
-      cause: error,
-      message: `${origin.provider} answered 200 with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}. Check baseURL points at the Messages API.`,
-    });
-  }
+  const message = parseJsonBody(text, origin, 'the Messages API');
   if (!isRecord(message) || !Array.isArray(message['content'])) {
     throw new UnexpectedResponseError({
       ...originFields(origin),

@@ -1,4 +1,3 @@
-import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import type { ModelProviderError } from '../../errors/model-provider-error.js';
 import { RateLimitError } from '../../errors/rate-limit-error.js';
 import { ServerError } from '../../errors/server-error.js';
@@ -7,6 +6,7 @@ import type { JsonObject, ReasoningPart, ToolCall } from '../../model/messages.j
 import type { FinishReason, ModelResponse } from '../../model/model-adapter.js';
 import type { Usage } from '../../model/usage.js';
 import { isRecord } from '../shared/normalize-usage.js';
+import { parseJsonBody } from '../shared/parse-json-body.js';
 import { originFields } from '../shared/parse-completion.js';
 import type { ResponseOrigin } from '../shared/parse-completion.js';
 import { outputText, responsesDataKey } from './responses-input.js';
@@ -20,25 +20,7 @@ import type { OutputItemKind } from './responses-input.js';
  * @throws {ServerError} / {RateLimitError} when the response failed on OpenAI's side; retryable.
  */
 export function parseResponsesBody(text: string, origin: ResponseOrigin): ModelResponse {
-  if (text.trim() === '') {
-    throw new EmptyResponseError({
-      ...originFields(origin),
-      status: 200,
-      message: `${origin.provider} answered 200 with a blank body.`,
-    });
-  }
-  let response: unknown;
-  try {
-    response = JSON.parse(text);
-  } catch (error) {
-    throw new UnexpectedResponseError({
-      ...originFields(origin),
-      status: 200,
-      rawOutput: text.slice(0, 2000),
-      cause: error,
-      message: `${origin.provider} answered 200 with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}. Check baseURL points at a Responses API.`,
-    });
-  }
+  const response = parseJsonBody(text, origin, 'a Responses API');
   if (!isRecord(response) || !Array.isArray(response['output'])) {
     throw new UnexpectedResponseError({
       ...originFields(origin),

@@ -1,3 +1,4 @@
+import { parseJsonBody } from './parse-json-body.js';
 import { EmptyResponseError } from '../../errors/empty-response-error.js';
 import { UnexpectedResponseError } from '../../errors/unexpected-response-error.js';
 import type { ToolCall } from '../../model/messages.js';
@@ -34,25 +35,7 @@ export function parseCompletion(
   providerDataKey: string,
 ): ModelResponse {
   const details = originFields(origin);
-  if (text.trim() === '') {
-    throw new EmptyResponseError({
-      ...details,
-      status: 200,
-      message: `${origin.provider} answered 200 with a blank body.`,
-    });
-  }
-  let completion: unknown;
-  try {
-    completion = JSON.parse(text);
-  } catch (error) {
-    throw new UnexpectedResponseError({
-      ...details,
-      status: 200,
-      rawOutput: text.slice(0, 2000),
-      cause: error,
-      message: `${origin.provider} answered 200 with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}. Check baseURL points at a Chat Completions API.`,
-    });
-  }
+  const completion = parseJsonBody(text, origin, 'a Chat Completions API');
   // Some compatible servers answer 200 with an error body; retrying would not help.
   if (isRecord(completion) && isRecord(completion['error'])) {
     const said = completion['error']['message'];
