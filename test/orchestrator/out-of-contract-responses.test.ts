@@ -180,7 +180,8 @@ describe('responses outside the adapter contract', () => {
       'a tool call whose id is a number',
       { content: null, tool_calls: [toolCall(7, 'add', '{}')] },
       /tool_calls\[0\]\.id is a number \(7\), not a string/,
-    ],    ['warnings that is a string', { content: 'x', warnings: 'careful' }, /warnings is a string/],
+    ],
+    ['warnings that is a string', { content: 'x', warnings: 'careful' }, /warnings is a string/],
     [
       'a warning without a message',
       { content: 'x', warnings: [{ code: 'tool_choice_with_thinking' }] },
