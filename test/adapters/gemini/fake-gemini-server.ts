@@ -68,6 +68,8 @@ export interface ReceivedRequest {
   status: number;
   /** The error message, when the server refused the request. */
   refusal?: string;
+  /** The usage the server reported, when it answered 200 with a candidate. */
+  usage?: UsageMetadata;
 }
 
 /** A running fake Gemini API. */
@@ -346,6 +348,7 @@ export async function startFakeGeminiServer(
         totalTokenCount: prompt + candidates + thoughts,
         ...answer.usage,
       };
+      received.usage = usage;
       const finishReason = answer.finishReason ?? 'STOP';
       if (route![2] === 'generateContent') {
         response.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
