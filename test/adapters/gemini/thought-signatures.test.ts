@@ -2,6 +2,7 @@ import { GoogleGenAI } from '@google/genai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GeminiAdapter } from '../../../src/adapters/gemini/index.js';
+import { InvalidRequestError } from '../../../src/errors/invalid-request-error.js';
 import type { GeminiAdapterOptions } from '../../../src/adapters/gemini/index.js';
 import type { AssistantMessage, ChatMessage } from '../../../src/model/messages.js';
 import { ToolOrchestrator } from '../../../src/orchestrator/tool-orchestrator.js';
@@ -187,5 +188,72 @@ describe('GeminiAdapter through ToolOrchestrator, with thinking on every turn', 
     expect(refusals()).toEqual([undefined]);
     expect(contentsOf(0)[1]!.parts[0]!['thoughtSignature']).toBeUndefined();
     expect(warnings).toEqual([]);
+  });
+  it('is refused, as Gemini refuses it, when a saved turn comes back with a signature altered or moved: InvalidRequestError, not retried', async () => {
+    server.enqueue(callTurn('Paris.', 'Paris'));
+    const first = await adapter().call([{ role: 'user', content: 'Weather in Paris?' }], []);
+    const parts = first.providerData?.['gemini.generate_content']?.['parts'] as Record<string, unknown>[];
+    const signature = String(parts[1]!['thoughtSignature']);
+    const transcript = (changed: Record<string, unknown>[]): ChatMessage[] => [
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: null,
+        ...(first.tool_calls === undefined ? {} : { tool_calls: first.tool_calls }),
+        providerData: { 'gemini.generate_content': { parts: changed as never } },
+      },
+      { role: 'tool', tool_call_id: first.tool_calls![0]!.id, content: 'sunny' },
+    ];
+    const altered = [parts[0]!, { ...parts[1]!, thoughtSignature: `${signature.slice(0, -2)}AA` }];
+    const moved = [
+      { ...parts[0]!, thoughtSignature: signature },
+      { functionCall: parts[1]!['functionCall'] },
+    ];
+    for (const changed of [altered, moved]) {
+      const failure = await adapter({ maxRetries: 2 })
+        .call(transcript(changed), [])
+        .catch((thrown: unknown) => thrown);
+      expect(failure).toBeInstanceOf(InvalidRequestError);
+      expect(failure).toMatchObject({ status: 400, providerCode: 'INVALID_ARGUMENT' });
+    }
+    expect(refusals()).toEqual([
+      undefined,
+      expect.stringContaining('Corrupted thought signature'),
+      expect.stringContaining('does not belong to this part'),
+    ]);
+  });
+});
+
+describe('the fake Gemini server refuses what Gemini refuses', () => {
+  const send = (contents: Content[]): Promise<unknown> =>
+    client.models
+      .generateContent({ model: 'gemini-3-flash-preview', contents })
+      .catch((thrown: unknown) => thrown);
+
+  it('a role other than user and model, and function responses that do not answer the calls before them', async () => {
+    await send([{ role: 'assistant', parts: [{ text: 'Hi' }] }]);
+    await send([
+      { role: 'user', parts: [{ text: 'Weather?' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { name: 'get_weather', args: {} }, thoughtSignature: skipSignature }],
+      },
+      { role: 'user', parts: [{ functionResponse: { name: 'get_time', response: { output: 'noon' } } }] },
+    ]);
+    await send([
+      { role: 'user', parts: [{ text: 'Weather?' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { name: 'get_weather', args: {} }, thoughtSignature: skipSignature }],
+      },
+      { role: 'user', parts: [{ text: 'No result.' }] },
+    ]);
+    expect(refusals()).toEqual([
+      expect.stringContaining('Please use a valid role: user, model.'),
+      expect.stringContaining('does not answer function call 0 (get_weather)'),
+      expect.stringContaining(
+        'the number of function response parts is equal to the number of function call parts',
+      ),
+    ]);
   });
 });
