@@ -9,6 +9,7 @@ export const entries = {
   openai: 'src/adapters/openai/index.ts',
   deepseek: 'src/adapters/deepseek/index.ts',
   anthropic: 'src/adapters/anthropic/index.ts',
+  gemini: 'src/adapters/gemini/index.ts',
   explore: 'src/explore/index.ts',
   mcp: 'src/mcp.ts',
   otel: 'src/otel.ts',

@@ -21,6 +21,7 @@ const compilerTimeoutMs = 240_000;
 const optionalPeers = [
   'openai',
   '@anthropic-ai/sdk',
+  '@google/genai',
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/server',
   '@opentelemetry/api',

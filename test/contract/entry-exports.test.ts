@@ -190,6 +190,10 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'AnthropicThinking',
     ],
   },
+  gemini: {
+    values: ['GeminiAdapter'],
+    types: ['GeminiAdapterOptions', 'GeminiClient', 'GeminiRequest', 'GeminiThinkingConfig'],
+  },
   explore: {
     values: [
       'CodeIndex',

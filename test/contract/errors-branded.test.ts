@@ -5,6 +5,7 @@ import * as testing from '../../src/testing/index.js';
 import * as openai from '../../src/adapters/openai/index.js';
 import * as deepseek from '../../src/adapters/deepseek/index.js';
 import * as anthropic from '../../src/adapters/anthropic/index.js';
+import * as gemini from '../../src/adapters/gemini/index.js';
 import * as explore from '../../src/explore/index.js';
 import * as mcp from '../../src/mcp.js';
 import * as otel from '../../src/otel.js';
@@ -15,7 +16,7 @@ import * as bullmq from '../../src/bullmq.js';
 /** Every error class any entry exports, once, by name. */
 const errorClasses = [
   ...new Map(
-    [root, testing, openai, deepseek, anthropic, explore, mcp, otel, trace, postgres, bullmq]
+    [root, testing, openai, deepseek, anthropic, gemini, explore, mcp, otel, trace, postgres, bullmq]
       .flatMap((entry) => Object.entries(entry) as [string, unknown][])
       .filter(
         (entry): entry is [string, new (...args: never[]) => Error] =>

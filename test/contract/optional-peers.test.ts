@@ -42,6 +42,15 @@ describe('optional peer dependencies load only where they are used', () => {
     expect(loads('anthropic', 'openai')).toBe(false);
   });
 
+  it('@google/genai is loaded by tool-orchestrator/gemini and by no other entry', () => {
+    expect(loads('gemini', '@google/genai')).toBe(true);
+    const others = Object.keys(entries).filter(
+      (entry) => entry !== 'gemini' && loads(entry, '@google/genai'),
+    );
+    expect(others).toEqual([]);
+    expect(loads('gemini', 'openai')).toBe(false);
+  });
+
   it('the trace entry loads no provider SDK and no OpenTelemetry', () => {
     const specifiers = [...specifiersOf('trace.js')];
     expect(
@@ -126,6 +135,41 @@ describe('an entry whose optional peer is not installed', () => {
         packageName: '@anthropic-ai/sdk',
         installCommand: 'npm install @anthropic-ai/sdk',
         message: `The Anthropic adapter's requests (tool-orchestrator/anthropic) need the package "@anthropic-ai/sdk" (^1), which is not installed. Install it beside tool-orchestrator: npm install @anthropic-ai/sdk`,
+      };
+      const results = JSON.parse(await runModuleScript(script)) as Record<string, unknown[]>;
+      expect(results).toEqual({ esm: [expected, expected], cjs: [expected, expected] });
+    } finally {
+      await copy.remove();
+    }
+  });
+
+  it('tool-orchestrator/gemini imports without @google/genai; the first request names the package and its install command', async () => {
+    const copy = await copyPackageWithout(['@google']);
+    try {
+      const script = `
+        import { createRequire } from 'node:module';
+        const report = ${reportError};
+        const require = createRequire(import.meta.url);
+        const builds = {
+          esm: await import(${JSON.stringify(join(copy.dist, 'gemini.js'))}),
+          cjs: require(${JSON.stringify(join(copy.dist, 'gemini.cjs'))}),
+        };
+        const results = {};
+        for (const [format, { GeminiAdapter }] of Object.entries(builds)) {
+          const messages = [{ role: 'user', content: 'hi' }];
+          const adapter = new GeminiAdapter({ model: 'gemini-2.5-flash', apiKey: 'key', baseURL: 'http://127.0.0.1:9' });
+          results[format] = await Promise.all([
+            adapter.call(messages, []).then(() => 'resolved', report),
+            (async () => { for await (const _ of adapter.stream(messages, [])) {} })().then(() => 'resolved', report),
+          ]);
+        }
+        console.log(JSON.stringify(results));`;
+      const expected = {
+        name: 'MissingDependencyError',
+        code: 'missing_dependency',
+        packageName: '@google/genai',
+        installCommand: 'npm install @google/genai@2',
+        message: `The Gemini adapter's requests (tool-orchestrator/gemini) need the package "@google/genai" (^2), which is not installed. Install it beside tool-orchestrator: npm install @google/genai@2`,
       };
       const results = JSON.parse(await runModuleScript(script)) as Record<string, unknown[]>;
       expect(results).toEqual({ esm: [expected, expected], cjs: [expected, expected] });

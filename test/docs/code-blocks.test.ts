@@ -280,6 +280,7 @@ function childEnvironment(model: FakeModelServer, snippet: Snippet): NodeJS.Proc
     OPENAI_API_KEY: 'sk-docs-test',
     DEEPSEEK_API_KEY: 'sk-docs-test',
     ANTHROPIC_API_KEY: 'sk-docs-test',
+    GEMINI_API_KEY: 'docs-test',
     // docs/adapters.md's OpenRouter example reads its own key (the OpenAI one is never sent there).
     OPENROUTER_API_KEY: 'sk-docs-test',
     OPENAI_BASE_URL: `${model.origin}/v1`,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../adapters/anthropic/fake-anthropic-server.js';
+import { startFakeGeminiServer } from '../adapters/gemini/fake-gemini-server.js';
 import { chunk, startFakeOpenAIServer } from '../adapters/fake-openai-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,6 +25,9 @@ function runExample(
     OPENAI_BASE_URL: '',
     ANTHROPIC_API_KEY: '',
     ANTHROPIC_BASE_URL: '',
+    GEMINI_API_KEY: '',
+    GEMINI_BASE_URL: '',
+    GOOGLE_API_KEY: '',
     ...extraEnv,
   };
   return new Promise((resolve) => {
@@ -113,13 +117,13 @@ describe('examples run as written', () => {
     }
   });
 
-  for (const name of ['openai', 'deepseek', 'anthropic', 'explore-axios']) {
+  for (const name of ['openai', 'deepseek', 'anthropic', 'gemini', 'explore-axios']) {
     it(`${name} fails clearly without a key`, async () => {
       if (!existsSync(join(root, 'examples', `${name}.ts`)))
         throw new Error(`examples/${name}.ts is missing`);
       const result = await runExample(name);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/(OPENAI|DEEPSEEK|ANTHROPIC)_API_KEY/);
+      expect(result.stderr).toMatch(/(OPENAI|DEEPSEEK|ANTHROPIC|GEMINI)_API_KEY/);
     });
   }
 
@@ -162,6 +166,48 @@ describe('examples run as written', () => {
         ['thinking', 'tool_use'],
         ['tool_result'],
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gemini runs against a local Gemini API server, signatures sent back with the tool result', async () => {
+    const server = await startFakeGeminiServer();
+    server.enqueue(
+      {
+        type: 'turn',
+        parts: [
+          { type: 'thought', text: 'Multiply with the tool.' },
+          { type: 'call', name: 'multiply', args: { a: 17, b: 23 } },
+        ],
+      },
+      {
+        type: 'turn',
+        parts: [
+          { type: 'thought', text: 'The tool said 391.' },
+          { type: 'text', text: '17 * 23 = 391', signed: true },
+        ],
+      },
+    );
+    try {
+      const result = await runExample('gemini', [], {
+        GEMINI_API_KEY: 'AIza-local',
+        GEMINI_BASE_URL: server.baseURL,
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('17 * 23 = 391');
+      expect(result.stdout).toMatch(
+        /\[final\] 2 turns, \d+ tokens \(\d+ of \d+ completion tokens were thoughts\)/,
+      );
+      // The thoughts streamed to stderr; the server refused nothing (it checks the call's signature came back on its part).
+      expect(result.stderr).toContain('Multiply with the tool.');
+      expect(server.requests.map((request) => request.status)).toEqual([200, 200]);
+      const second = server.requests[1]!.body as {
+        contents: { role: string; parts: Record<string, unknown>[] }[];
+      };
+      expect(
+        second.contents.map((content) => content.parts.map((part) => Object.keys(part).sort().join('+'))),
+      ).toEqual([['text'], ['text+thought', 'functionCall+thoughtSignature'], ['functionResponse']]);
     } finally {
       await server.close();
     }

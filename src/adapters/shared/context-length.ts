@@ -4,10 +4,11 @@ const codes = new Set(['context_length_exceeded', 'exceed_context_size_error']);
 /**
  * Messages of the same refusal: OpenAI, DeepSeek and vLLM ("maximum context length is N tokens"),
  * llama.cpp ("exceeds the available context size"), LM Studio and Ollama ("context length",
- * "context window"), TGI ("must have less than N tokens").
+ * "context window"), TGI ("must have less than N tokens"), Gemini ("The input token count (N)
+ * exceeds the maximum number of tokens allowed (M)").
  */
 const messages =
-  /maximum context length|context[ _-]length[ _-]exceeded|exceeds? (?:the )?(?:available |model'?s? )?context (?:size|length|window)|context window (?:is )?(?:exceeded|too small)|prompt is too long|(?:input|prompt) (?:is )?too (?:long|large) for (?:the )?(?:model'?s? )?context|must have less than \d+ tokens/i;
+  /maximum context length|context[ _-]length[ _-]exceeded|exceeds? (?:the )?(?:available |model'?s? )?context (?:size|length|window)|context window (?:is )?(?:exceeded|too small)|prompt is too long|(?:input|prompt) (?:is )?too (?:long|large) for (?:the )?(?:model'?s? )?context|must have less than \d+ tokens|input token count (?:\(\d+\) )?exceeds the maximum number of tokens allowed/i;
 
 /** True when a 4xx answer says the request does not fit the model's context window. */
 export function isContextLengthRefusal(
@@ -26,10 +27,16 @@ export function contextLengthFigures(
 ): { maxContextTokens?: number; requestedTokens?: number } {
   // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum".
   const anthropic = /(\d[\d,]*) tokens > (\d[\d,]*) maximum/i.exec(message);
+  // Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)".
+  const gemini = /input token count \((\d+)\) exceeds the maximum number of tokens allowed \((\d+)\)/i.exec(
+    message,
+  );
   const maximum =
+    (gemini === null ? null : (/allowed \((\d+)\)/.exec(gemini[0]) as RegExpExecArray)) ??
     /maximum context length is (\d[\d,]*)/i.exec(message) ??
     /context (?:size|window) (?:is |of )?\(?(\d[\d,]*)/i.exec(message);
   const requested =
+    gemini ??
     anthropic ??
     /(?:requested|resulted in|your messages? (?:resulted in|had)|request has|prompt has|got) (\d[\d,]*) tokens/i.exec(
       message,

@@ -18,6 +18,9 @@ const windows: readonly (readonly [prefix: string, tokens: number])[] = [
   ['o4-mini', 200_000],
   ['gpt-3.5-turbo', 16_385],
   // Anthropic: every Claude 3.5, 3.7 and 4.x model (a 1M window is a beta to ask for).
+  // Google: Gemini 2.5 and 3.x.
+  ['gemini-3', 1_048_576],
+  ['gemini-2.5', 1_048_576],
   ['claude-opus-4', 200_000],
   ['claude-sonnet-4', 200_000],
   ['claude-haiku-4', 200_000],

@@ -1,10 +1,12 @@
 import { AnthropicAdapter } from '../../../src/adapters/anthropic/index.js';
 import { DeepSeekAdapter } from '../../../src/adapters/deepseek/index.js';
+import { GeminiAdapter } from '../../../src/adapters/gemini/index.js';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from '../../../src/adapters/openai/index.js';
 import type { ChatCompletionsAdapterOptions } from '../../../src/adapters/openai/index.js';
 import type { AssistantMessage, ModelAdapter } from '../../../src/index.js';
 import { startAnthropicConformanceServer } from './anthropic-wire-server.js';
 import { startChatCompletionsServer } from './chat-completions-wire-server.js';
+import { startGeminiConformanceServer } from './gemini-wire-server.js';
 import type { ConformanceServer } from './conformance-server.js';
 import type { Plan } from './conformance-plan.js';
 import { startResponsesConformanceServer } from './responses-wire-server.js';
@@ -142,6 +144,25 @@ export const conformanceTargets: readonly ConformanceTarget[] = [
     live: {
       keyVariable: 'ANTHROPIC_API_KEY',
       model: process.env['CONFORMANCE_ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-6',
+    },
+  },
+  {
+    name: 'gemini-thinking',
+    createAdapter: (connection) =>
+      new GeminiAdapter({
+        ...connectionOptions(connection),
+        thinking: { thinkingLevel: 'LOW', includeThoughts: true },
+      }),
+    startServer: (plan) => startGeminiConformanceServer(plan),
+    reasoningOf: (message) => {
+      const parts = message.providerData?.['gemini.generate_content']?.['parts'];
+      return Array.isArray(parts) && parts.length > 0 ? parts : undefined;
+    },
+    returnsReasoning: true,
+    streamsReasoning: true,
+    live: {
+      keyVariable: 'GEMINI_API_KEY',
+      model: process.env['CONFORMANCE_GEMINI_MODEL'] ?? 'gemini-3-flash-preview',
     },
   },
 ];
