@@ -7,14 +7,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import type { GenerateContentParameters } from '@google/genai';
 import OpenAI from 'openai';
 import type { ModelAdapter, ModelToolDefinition } from 'tool-orchestrator';
 import { AnthropicAdapter } from 'tool-orchestrator/anthropic';
+import { GeminiAdapter } from 'tool-orchestrator/gemini';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from 'tool-orchestrator/openai';
 import { formatNumber, formatRatio, markdownTable } from '../format.js';
 import { median, percentile } from '../measure.js';
 import { chatJson, chatSse, responsesJson, responsesSse } from './adapter-payloads.js';
 import { anthropicJson, anthropicSse } from './anthropic-payloads.js';
+import { geminiJson, geminiSse } from './gemini-payloads.js';
 
 export interface AdapterSuiteOptions {
   readonly rounds: number;
@@ -46,8 +50,13 @@ export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ m
     request.on('data', (part: Buffer) => parts.push(part));
     request.on('end', () => {
       const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
-      const stream = body['stream'] === true;
+      // Gemini asks for a stream in its URL (`:streamGenerateContent?alt=sse`), the others in the body.
+      const stream = body['stream'] === true || request.url?.includes(':streamGenerateContent') === true;
       reply.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+      if (request.url?.startsWith('/v1beta/models/') === true) {
+        reply.end(stream ? geminiSse : geminiJson);
+        return;
+      }
       if (request.url === '/v1/messages') {
         lastAnthropicBody = body;
         reply.end(stream ? anthropicSse : anthropicJson);
@@ -72,6 +81,23 @@ export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ m
   // The payload the adapter sends (system and tools with their cache breakpoints, max_tokens), for the bare client.
   await anthropic.call(messages, tools);
   const anthropicBody = { ...lastAnthropicBody } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+  const genai = new GoogleGenAI({
+    apiKey: 'bench',
+    httpOptions: { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+  });
+  const gemini: ModelAdapter = new GeminiAdapter({ model: 'gemini-2.5-flash', client: genai });
+  // The parameters the adapter passes the client (contents, config with tools and thinking), for the bare client.
+  const generate = genai.models.generateContent.bind(genai.models);
+  let geminiRequest: GenerateContentParameters | undefined;
+  genai.models.generateContent = (parameters) => {
+    geminiRequest = parameters;
+    return generate(parameters);
+  };
+  await gemini.call(messages, tools);
+  genai.models.generateContent = generate;
+  if (geminiRequest === undefined) throw new Error('the Gemini adapter did not call models.generateContent');
+  const { abortSignal: _signal, ...geminiConfig } = geminiRequest.config ?? {};
+  const geminiBody: GenerateContentParameters = { ...geminiRequest, config: geminiConfig };
   const chat: ModelAdapter = new OpenAIAdapter({ model: 'gpt-5-mini', client });
   const responses: ModelAdapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client });
   const chatBody = {
@@ -130,6 +156,16 @@ export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ m
       name: 'Anthropic Messages, stream',
       bare: async () => drain(await anthropicClient.messages.create({ ...anthropicBody, stream: true })),
       adapter: () => drain(anthropic.stream!(messages, tools)),
+    },
+    {
+      name: 'Gemini, call',
+      bare: async () => void (await genai.models.generateContent(geminiBody)),
+      adapter: async () => void (await gemini.call(messages, tools)),
+    },
+    {
+      name: 'Gemini, stream',
+      bare: async () => drain(await genai.models.generateContentStream(geminiBody)),
+      adapter: () => drain(gemini.stream!(messages, tools)),
     },
   ];
   const rows: string[][] = [];
