@@ -2,6 +2,7 @@ import type { Usage } from '../../../src/index.js';
 import { startFakeAnthropicServer } from '../anthropic/fake-anthropic-server.js';
 import type { ScriptedAnswer, ScriptedBlock } from '../anthropic/fake-anthropic-server.js';
 import type { Plan, PlannedTurn } from './conformance-plan.js';
+import { waitForStalledStream } from './conformance-server.js';
 import type { ConformanceServer, InjectedFailure } from './conformance-server.js';
 
 type Block = Record<string, unknown>;
@@ -78,18 +79,8 @@ export async function startAnthropicConformanceServer(plan: Plan): Promise<Confo
       return { toolResults, assistantTurns: assistantTurns(messages) };
     },
     failNext: (...more) => void failures.push(...more),
-    stalledStreamClosed: async () => {
-      for (let waited = 0; stalledIndex === undefined; waited += 10) {
-        if (waited > 10_000) throw new Error('no stream stalled within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await Promise.race([
-        fake.disconnected(stalledIndex),
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('the stalled stream was still open after 10 s')), 10_000).unref(),
-        ),
-      ]);
-    },
+    stalledStreamClosed: () =>
+      waitForStalledStream(() => (stalledIndex === undefined ? undefined : fake.disconnected(stalledIndex))),
     close: () => fake.close(),
   };
 }

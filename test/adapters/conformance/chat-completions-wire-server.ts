@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import type { Usage } from '../../../src/index.js';
 import type { Plan, PlannedTurn } from './conformance-plan.js';
+import { waitForStalledStream } from './conformance-server.js';
 import type { ConformanceServer, InjectedFailure } from './conformance-server.js';
 
 /**
@@ -126,18 +127,7 @@ export async function startChatCompletionsServer(
       };
     },
     failNext: (...more) => void failures.push(...more),
-    stalledStreamClosed: async () => {
-      for (let waited = 0; stalledClosed === undefined; waited += 10) {
-        if (waited > 10_000) throw new Error('no stream stalled within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await Promise.race([
-        stalledClosed,
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('the stalled stream was still open after 10 s')), 10_000).unref(),
-        ),
-      ]);
-    },
+    stalledStreamClosed: () => waitForStalledStream(() => stalledClosed),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -38,3 +38,23 @@ export interface ConformanceServer {
   stalledStreamClosed(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Resolves once a stream has stalled and its client has gone away: `closed()` gives the promise
+ * of the stalled stream's close, or `undefined` while no stream has stalled. Rejects after 10 s of
+ * either wait.
+ */
+export async function waitForStalledStream(closed: () => Promise<void> | undefined): Promise<void> {
+  let stalled = closed();
+  for (let waited = 0; stalled === undefined; waited += 10) {
+    if (waited > 10_000) throw new Error('no stream stalled within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stalled = closed();
+  }
+  await Promise.race([
+    stalled,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('the stalled stream was still open after 10 s')), 10_000).unref(),
+    ),
+  ]);
+}

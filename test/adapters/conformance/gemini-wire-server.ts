@@ -2,6 +2,7 @@ import type { Usage } from '../../../src/index.js';
 import { startFakeGeminiServer } from '../gemini/fake-gemini-server.js';
 import type { ScriptedAnswer, ScriptedPart, UsageMetadata } from '../gemini/fake-gemini-server.js';
 import type { Plan, PlannedTurn } from './conformance-plan.js';
+import { waitForStalledStream } from './conformance-server.js';
 import type { ConformanceServer, InjectedFailure } from './conformance-server.js';
 
 type Part = Record<string, unknown>;
@@ -88,18 +89,8 @@ export async function startGeminiConformanceServer(plan: Plan): Promise<Conforma
       return { toolResults, assistantTurns: modelTurns(contents) };
     },
     failNext: (...more) => void failures.push(...more),
-    stalledStreamClosed: async () => {
-      for (let waited = 0; stalledIndex === undefined; waited += 10) {
-        if (waited > 10_000) throw new Error('no stream stalled within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await Promise.race([
-        fake.disconnected(stalledIndex),
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('the stalled stream was still open after 10 s')), 10_000).unref(),
-        ),
-      ]);
-    },
+    stalledStreamClosed: () =>
+      waitForStalledStream(() => (stalledIndex === undefined ? undefined : fake.disconnected(stalledIndex))),
     close: () => fake.close(),
   };
 }

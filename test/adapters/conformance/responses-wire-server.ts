@@ -3,6 +3,7 @@ import { startFakeResponsesServer } from '../responses/fake-responses-server.js'
 import type { ScriptedAnswer, ScriptedItem } from '../responses/fake-responses-server.js';
 import { normalizedUsage } from './chat-completions-wire-server.js';
 import type { Plan, PlannedTurn } from './conformance-plan.js';
+import { waitForStalledStream } from './conformance-server.js';
 import type { ConformanceServer, InjectedFailure } from './conformance-server.js';
 
 type Item = Record<string, unknown>;
@@ -70,18 +71,8 @@ export async function startResponsesConformanceServer(plan: Plan): Promise<Confo
       };
     },
     failNext: (...more) => void failures.push(...more),
-    stalledStreamClosed: async () => {
-      for (let waited = 0; stalledIndex === undefined; waited += 10) {
-        if (waited > 10_000) throw new Error('no stream stalled within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await Promise.race([
-        fake.disconnected(stalledIndex),
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('the stalled stream was still open after 10 s')), 10_000).unref(),
-        ),
-      ]);
-    },
+    stalledStreamClosed: () =>
+      waitForStalledStream(() => (stalledIndex === undefined ? undefined : fake.disconnected(stalledIndex))),
     close: () => fake.close(),
   };
 }
