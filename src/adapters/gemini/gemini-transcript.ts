@@ -99,7 +99,7 @@ function lastUserIndex(transcript: readonly ChatMessage[]): number {
   return -1;
 }
 
-/** What the adapter kept of a model turn: its parts exactly as Gemini sent them. */
+/** What the adapter kept of a model turn: its parts exactly as Gemini sent them, in a new array the request may add to. */
 function storedParts(message: AssistantMessage): JsonObject[] | undefined {
   const parts = message.providerData?.[geminiDataKey]?.['parts'];
   return Array.isArray(parts) ? (parts.filter((part) => isObject(part)) as JsonObject[]) : undefined;

@@ -167,6 +167,31 @@ describe('GeminiAdapter through ToolOrchestrator, with thinking on every turn', 
     expect(warnings).toEqual(['thought_signature_skipped']);
   });
 
+  it("leaves the transcript's stored parts as they were when it merges two model turns into one content", async () => {
+    server.enqueue(
+      { type: 'turn', parts: [{ type: 'text', text: 'First.' }] },
+      { type: 'turn', parts: [{ type: 'text', text: 'Second.' }] },
+      { type: 'turn', parts: [{ type: 'text', text: 'Third.' }] },
+    );
+    const gemini = adapter();
+    const user: ChatMessage = { role: 'user', content: 'Say something.' };
+    const turn = async (messages: ChatMessage[]): Promise<AssistantMessage> => {
+      const response = await gemini.call(messages, []);
+      return {
+        role: 'assistant',
+        content: response.content,
+        ...(response.providerData ? { providerData: response.providerData } : {}),
+      };
+    };
+    const first = await turn([user]);
+    const second = await turn([user, first, user]);
+    const before = structuredClone([first, second]);
+    // Two model turns in a row (an edited transcript): one model content on the wire.
+    await gemini.call([user, first, second, user], []);
+    expect([first, second]).toEqual(before);
+    expect(contentsOf(2).map((content) => content.role)).toEqual(['user', 'model', 'user']);
+  });
+
   it('sends an earlier exchange without signatures as it is: only the current turn is validated', async () => {
     server.enqueue({ type: 'turn', parts: [{ type: 'text', text: 'Oslo too.' }] });
     const warnings: string[] = [];
