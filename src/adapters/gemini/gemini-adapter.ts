@@ -202,7 +202,13 @@ function forAttempt(request: GeminiRequest, deadline: AttemptDeadline): GeminiRe
 }
 
 /** The fields of a client response the adapter reads, as JSON. */
-const responseFields = ['candidates', 'usageMetadata', 'promptFeedback', 'modelVersion', 'responseId'] as const;
+const responseFields = [
+  'candidates',
+  'usageMetadata',
+  'promptFeedback',
+  'modelVersion',
+  'responseId',
+] as const;
 
 /**
  * A client response as a plain object of the fields the adapter reads. The client returns class
