@@ -158,8 +158,9 @@ export interface TraceEventData {
      * What happened: `max_turns`, `length`, `truncated_tool_call`, `final_answer_tool_calls`,
      * `repeated_tool_call`, `repeated_tool_errors`, `budget_exceeded`, `tools_still_running`,
      * `repair_failed`, `context_over_limit`, `summarize_failed`, `provider_data_dropped` (the transcript
-     * holds reasoning or fields of another API, which the adapter does not send), and what an adapter
-     * reports in `ModelResponse.warnings` (`tool_choice_with_thinking`).
+     * holds reasoning or fields of another API, which the adapter does not send), `refusal` (the model
+     * refused; the run ends with `stopReason: 'refusal'`), and what an adapter reports in
+     * `ModelResponse.warnings` (`tool_choice_with_thinking`, `thought_signature_skipped`).
      */
     readonly code: string;
     /** For people; never holds tool arguments or results. */
