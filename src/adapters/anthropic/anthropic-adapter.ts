@@ -12,6 +12,7 @@ import type { ProviderDefaults } from '../shared/create-client.js';
 import { contextWindowOption, AdapterConnection, requestOptions } from '../shared/adapter-connection.js';
 import { readBody } from '../shared/read-body.js';
 import { streamAttemptEvents } from '../shared/stream-attempt.js';
+import { withWarnings } from '../shared/with-warnings.js';
 import { callWithRetries, streamWithRetries } from '../shared/with-retries.js';
 import type { AnthropicClient } from './anthropic-client.js';
 import { anthropicWire } from './anthropic-connect.js';
@@ -177,9 +178,4 @@ export class AnthropicAdapter implements ModelAdapter {
     });
     return { body, warnings };
   }
-}
-
-/** The response with the request's warnings, for the loop to emit. */
-function withWarnings(response: ModelResponse, warnings: readonly ModelWarning[]): ModelResponse {
-  return warnings.length === 0 ? response : { ...response, warnings };
 }

@@ -11,6 +11,7 @@ import { AdapterConnection, contextWindowOption } from '../shared/adapter-connec
 import type { AttemptDeadline } from '../shared/attempt-deadline.js';
 import type { ProviderDefaults } from '../shared/create-client.js';
 import { isRecord } from '../shared/normalize-usage.js';
+import { withWarnings } from '../shared/with-warnings.js';
 import { callWithRetries, streamWithRetries } from '../shared/with-retries.js';
 import type { GeminiClient, GeminiRequest } from './gemini-client.js';
 import { defaultMaxRetries, defaultTimeoutMs, geminiWire } from './gemini-connect.js';
@@ -220,9 +221,4 @@ function plain(response: object, provider: string): Readonly<Record<string, unkn
   const value: Record<string, unknown> = {};
   for (const field of responseFields) if (response[field] !== undefined) value[field] = response[field];
   return value;
-}
-
-/** The response with the request's warnings, for the loop to emit. */
-function withWarnings(response: ModelResponse, warnings: readonly ModelWarning[]): ModelResponse {
-  return warnings.length === 0 ? response : { ...response, warnings };
 }
