@@ -78,6 +78,7 @@ export type {
   ModelStreamEvent,
   ModelToolDefinition,
   ModelWarning,
+  ResponseFormat,
   ToolChoice,
 } from './model/model-adapter.js';
 export { addUsage, emptyUsage } from './model/usage.js';

@@ -61,6 +61,32 @@ export interface ModelCallOptions {
   readonly signal?: AbortSignal;
   /** Overrides the adapter's tool choice for this call (the orchestrator sends `'none'` for a final answer). */
   readonly toolChoice?: ToolChoice;
+  /**
+   * Asks for a final answer that is JSON matching a schema, through the provider's native
+   * structured output. Sent only to an adapter whose `supportsResponseFormat` is true; the model
+   * may still call tools, and answers with the JSON text as its `content` when it is done.
+   */
+  readonly responseFormat?: ResponseFormat;
+}
+
+/**
+ * A JSON Schema the model's final answer must match, sent as the provider's native structured
+ * output: Chat Completions `response_format` (`json_schema`), Responses `text.format`, Anthropic
+ * `output_config.format`, Gemini `responseJsonSchema` with `responseMimeType: 'application/json'`.
+ */
+export interface ResponseFormat {
+  readonly type: 'json_schema';
+  /** The schema's name, where the provider takes one: letters, digits, `_` and `-`, at most 64 characters. */
+  readonly name: string;
+  /** What the answer is, for the model, where the provider takes it. */
+  readonly description?: string;
+  /** The answer's JSON Schema. */
+  readonly schema: JsonSchema;
+  /**
+   * Asks for strict adherence where the provider offers a switch (OpenAI's `strict: true`, with the
+   * schema made strict the way a strict tool's is). @default false
+   */
+  readonly strict?: boolean;
 }
 
 /** One piece of a streamed model response. The stream ends with exactly one `response` event. */
@@ -106,6 +132,12 @@ export interface ModelAdapter {
    * Data under any other key is never sent by this adapter.
    */
   readonly providerDataKey?: string;
+  /**
+   * True when the adapter sends `ModelCallOptions.responseFormat` as the provider's native
+   * structured output. Otherwise the orchestrator asks for a typed `output` through a final-answer
+   * tool. @default false
+   */
+  readonly supportsResponseFormat?: boolean;
   /** Sends the transcript and the tools, and resolves to the model's whole response. */
   call(
     messages: readonly ChatMessage[],

@@ -103,6 +103,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'RepairToolCall',
       'RepairToolCallInfo',
       'ResumeMismatchErrorOptions',
+      'ResponseFormat',
       'ResumeOptions',
       'RunBudget',
       'RunFingerprint',
