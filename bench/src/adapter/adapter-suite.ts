@@ -96,8 +96,15 @@ export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ m
   await gemini.call(messages, tools);
   genai.models.generateContent = generate;
   if (geminiRequest === undefined) throw new Error('the Gemini adapter did not call models.generateContent');
+  // The bare client gets the per-attempt timeout the adapter enforces (600 s by default). The
+  // `openai` and Anthropic clients always arm one; `@google/genai` arms none by default, and then
+  // sends no signal at all, which no adapter that honours a timeout or an abort can match.
   const { abortSignal: _signal, ...geminiConfig } = geminiRequest.config ?? {};
-  const geminiBody: GenerateContentParameters = { ...geminiRequest, config: geminiConfig };
+  const geminiBody: GenerateContentParameters = {
+    ...geminiRequest,
+    config: { ...geminiConfig, httpOptions: { ...geminiConfig.httpOptions, timeout: 600_000 } },
+  };
+  const geminiBodyWithoutTimeout: GenerateContentParameters = { ...geminiRequest, config: geminiConfig };
   const chat: ModelAdapter = new OpenAIAdapter({ model: 'gpt-5-mini', client });
   const responses: ModelAdapter = new OpenAIResponsesAdapter({ model: 'gpt-5-mini', client });
   const chatBody = {
@@ -165,6 +172,16 @@ export async function runAdapterSuite(options: AdapterSuiteOptions): Promise<{ m
     {
       name: 'Gemini, stream',
       bare: async () => drain(await genai.models.generateContentStream(geminiBody)),
+      adapter: () => drain(gemini.stream!(messages, tools)),
+    },
+    {
+      name: 'Gemini, call (client without a timeout)',
+      bare: async () => void (await genai.models.generateContent(geminiBodyWithoutTimeout)),
+      adapter: async () => void (await gemini.call(messages, tools)),
+    },
+    {
+      name: 'Gemini, stream (client without a timeout)',
+      bare: async () => drain(await genai.models.generateContentStream(geminiBodyWithoutTimeout)),
       adapter: () => drain(gemini.stream!(messages, tools)),
     },
   ];

@@ -128,6 +128,10 @@ export class GeminiAdapter implements ModelAdapter {
     const events = streamWithRetries(this.connection.attempts(client, options.signal), (deadline) =>
       this.streamAttempt(client.genai, request, deadline),
     );
+    if (warnings.length === 0) {
+      yield* events;
+      return;
+    }
     for await (const event of events) {
       yield event.type === 'response'
         ? { type: 'response', response: withWarnings(event.response, warnings) }
@@ -146,7 +150,7 @@ export class GeminiAdapter implements ModelAdapter {
       const chunks = await genai.models.generateContentStream(forAttempt(request, deadline));
       for await (const chunk of chunks) {
         deadline.restart();
-        yield* accumulator.add(plain(chunk, this.provider));
+        for (const event of accumulator.add(plain(chunk, this.provider))) yield event;
       }
     } catch (error) {
       throw fromGeminiError(error);
