@@ -17,6 +17,12 @@ export type {
 } from './orchestrator/orchestrator-options.js';
 export type { RunStream } from './orchestrator/run-stream.js';
 export type {
+  InferSchema,
+  OutputOf,
+  OutputOption,
+  OutputOptions,
+} from './orchestrator/output/output-options.js';
+export type {
   PrepareTurn,
   PrepareTurnHook,
   PrepareTurnInfo,
@@ -125,6 +131,8 @@ export type { InvalidArgumentErrorOptions } from './errors/invalid-argument-erro
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export type { ToolDefinitionErrorOptions } from './errors/tool-definition-error.js';
 export { MaxTurnsExceededError } from './errors/max-turns-exceeded-error.js';
+export { StructuredOutputError } from './errors/structured-output-error.js';
+export type { StructuredOutputErrorOptions } from './errors/structured-output-error.js';
 export type { MaxTurnsExceededErrorOptions } from './errors/max-turns-exceeded-error.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';
 export type { BudgetExceededErrorOptions } from './errors/budget-exceeded-error.js';

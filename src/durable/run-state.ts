@@ -119,4 +119,6 @@ export type ApprovalDecision =
 export interface RunStateResult {
   /** The final assistant content (`null` becomes `''`). */
   readonly content: string;
+  /** The typed output, when the run asked for one (`output`) and got it. */
+  readonly output?: JsonValue;
 }

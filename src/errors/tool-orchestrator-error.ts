@@ -10,6 +10,7 @@ export type ToolOrchestratorErrorCode =
   | 'model_error'
   | 'resume_mismatch'
   | 'invalid_run_state'
+  | 'structured_output_invalid'
   | (string & {});
 
 /** Options shared by every error of this library. */

@@ -114,7 +114,7 @@ export type {
 } from '../flows/explorer/recommended-next-step.js';
 
 // The flows' errors.
-export { StructuredOutputError } from '../flows/errors/structured-output-error.js';
-export type { StructuredOutputErrorOptions } from '../flows/errors/structured-output-error.js';
+export { StructuredOutputError } from '../errors/structured-output-error.js';
+export type { StructuredOutputErrorOptions } from '../errors/structured-output-error.js';
 export { ExplorerTimeoutError } from '../flows/errors/explorer-timeout-error.js';
 export type { ExplorerTimeoutErrorOptions } from '../flows/errors/explorer-timeout-error.js';

@@ -22,9 +22,9 @@ export interface CallModelOptions {
   /** The transcript, or what `prepareTurn` returned; the context window (when on) reduces what is sent. */
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
-  /** Sent when set; the final answer call sends `'none'` whatever this is. */
+  /** Sent when set; a final answer call without one sends `'none'`. */
   readonly toolChoice: ToolChoice | undefined;
-  /** The extra call with tools disabled after `maxTurns`. */
+  /** An extra call with tools disabled: after `maxTurns`, or for the typed output. */
   readonly finalAnswer: boolean;
 }
 
@@ -48,12 +48,16 @@ export async function callModelStep(
   options: CallModelOptions,
 ): Promise<CheckedResponse> {
   const { adapter, now } = config;
-  const tools = options.tools;
+  const output = config.output;
+  // In tool mode the final-answer tool is offered beside the others on every turn.
+  const tools =
+    output?.mode === 'tool' && !options.finalAnswer ? [...options.tools, output.tool] : options.tools;
   const signal = state.signal;
-  const toolChoice = options.finalAnswer ? 'none' : options.toolChoice;
+  const toolChoice = options.finalAnswer && options.toolChoice === undefined ? 'none' : options.toolChoice;
   const callOptions: ModelCallOptions = {
     ...(signal === undefined ? {} : { signal }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(output?.mode === 'native' ? { responseFormat: output.responseFormat } : {}),
   };
   const provider = adapter.provider ?? 'unknown';
   const contextWindow = state.contextWindow;

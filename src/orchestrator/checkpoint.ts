@@ -17,6 +17,8 @@ export interface RunEnding {
   readonly stopReason: RunStateStopReason;
   /** The final content, once the run ended (not while it awaits approval). */
   readonly content?: string;
+  /** The typed output, when the run asked for one and got it. */
+  readonly output?: unknown;
 }
 
 /**
@@ -53,7 +55,12 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
         : pendingApprovals(turn, decisions),
     approvalDecisions: copyDecisions(decisions),
     stopReason: ending?.stopReason ?? null,
-    result: ended ? { content: ending.content ?? '' } : null,
+    result: ended
+      ? {
+          content: ending.content ?? '',
+          ...(ending.output === undefined ? {} : { output: ending.output as JsonValue }),
+        }
+      : null,
     fingerprint: state.fingerprint,
     strategyState: strategyState(state, turn),
   };

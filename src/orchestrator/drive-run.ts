@@ -11,6 +11,7 @@ import { recordOverrun } from './stop-reason.js';
 import type { RunResult } from './orchestrator-options.js';
 import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
+import { outputAfterCutShort } from './output/output-step.js';
 import { warnForeignProviderData } from './foreign-provider-data.js';
 import type { RunState } from './run-state.js';
 
@@ -43,14 +44,20 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
         message: `The run reached maxTurns (${config.maxTurns}) while the model was still calling tools.`,
       });
     }
-    if (isCutShort(stopReason) && config.onCutShort === 'final_answer' && !signal?.aborted) {
+    if (config.output !== undefined) {
+      stopReason = await typedOutput(state, config, stopReason);
+    } else if (isCutShort(stopReason) && config.onCutShort === 'final_answer' && !signal?.aborted) {
       stopReason = await finalAnswer(state, config, stopReason);
     }
     if (stopReason === 'awaiting_approval') return await pause(state, config);
     // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A
     // run that ended before the abort came is saved as ended: its result says so too.
     if (stopReason !== 'aborted') {
-      await saveCheckpoint(state, { stopReason, content: state.lastResponse?.content ?? '' });
+      await saveCheckpoint(state, {
+        stopReason,
+        content: state.lastResponse?.content ?? '',
+        ...(state.output === undefined ? {} : { output: state.output.value }),
+      });
     }
   } catch (error) {
     if (!isAbortError(error, signal)) {
@@ -112,18 +119,65 @@ async function finalAnswer(
   config: RunConfig,
   stopReason: RunStateStopReason,
 ): Promise<RunStateStopReason> {
-  const budget = config.budget;
-  if (stopReason === 'budget_exceeded') {
-    if (state.budgetOverrun !== undefined && isSpendLimit(state.budgetOverrun.limit)) return stopReason;
-  } else if (budget !== undefined) {
-    const overrun = spentOverrun(budget, state.usage, config.now() - state.startedAt);
-    if (overrun !== undefined && isSpendLimit(overrun.limit)) {
-      recordOverrun(state, overrun);
-      return 'budget_exceeded';
-    }
-  }
+  const spent = spendLimitStop(state, config, stopReason);
+  if (spent !== undefined) return spent;
   await finalAnswerStep(state, config);
   return stopReason;
+}
+
+/**
+ * The typed output of a run that ended without one: one tools-off call asks for it whatever
+ * `onCutShort` says (the output is the final answer), unless a token or cost limit forbids
+ * another call. A run that ends with no output says why in an `output_missing` warning.
+ */
+async function typedOutput(
+  state: RunState,
+  config: RunConfig,
+  stopReason: RunStateStopReason,
+): Promise<RunStateStopReason> {
+  if (state.output !== undefined || stopReason === 'awaiting_approval' || stopReason === 'aborted') {
+    return stopReason;
+  }
+  if (stopReason === 'refusal') {
+    warnNoOutput(state, 'the model refused to answer');
+    return stopReason;
+  }
+  if (state.signal?.aborted) return stopReason;
+  const spent = spendLimitStop(state, config, stopReason);
+  if (spent !== undefined) {
+    warnNoOutput(
+      state,
+      `the run reached its ${state.budgetOverrun?.limit ?? 'spend'} limit, and asking for the output would spend more`,
+    );
+    return spent;
+  }
+  await outputAfterCutShort(state, config);
+  return stopReason;
+}
+
+function warnNoOutput(state: RunState, why: string): void {
+  state.trace.emit('warning', {
+    code: 'output_missing',
+    message: `The run ends without its typed output: ${why}. result.output is undefined.`,
+  });
+}
+
+/** The stop reason when a token or cost limit forbids one more call, else `undefined`. */
+function spendLimitStop(
+  state: RunState,
+  config: RunConfig,
+  stopReason: RunStateStopReason,
+): RunStateStopReason | undefined {
+  if (stopReason === 'budget_exceeded') {
+    return state.budgetOverrun !== undefined && isSpendLimit(state.budgetOverrun.limit)
+      ? stopReason
+      : undefined;
+  }
+  if (config.budget === undefined) return undefined;
+  const overrun = spentOverrun(config.budget, state.usage, config.now() - state.startedAt);
+  if (overrun === undefined || !isSpendLimit(overrun.limit)) return undefined;
+  recordOverrun(state, overrun);
+  return 'budget_exceeded';
 }
 
 function emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopReason | 'error'): void {
@@ -149,6 +203,7 @@ function runResult(state: RunState, config: RunConfig, stopReason: RunStateStopR
     ...(pricing === undefined ? {} : { costUsd: costUsd(state.usage, pricing) }),
     ...(state.contextWindow === undefined ? {} : { contextTokens: state.contextWindow.contextTokens }),
     runId: state.runId,
+    ...(state.output === undefined ? {} : { output: state.output.value }),
   };
 }
 

@@ -15,6 +15,7 @@ import type { ContextWindowOptions } from './context-window/context-window-optio
 import type { LoopGuardOptions } from './loop-guard.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
+import type { OutputOption } from './output/output-options.js';
 
 /**
  * What to do when a run is cut short: `maxTurns` model calls were made and the model still wants
@@ -26,7 +27,20 @@ import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 export type OnCutShort = 'return' | 'final_answer' | 'throw';
 
 /** Options of {@link ToolOrchestrator}. */
-export interface ToolOrchestratorOptions<Context extends object = Record<string, unknown>> {
+export interface ToolOrchestratorOptions<
+  Context extends object = Record<string, unknown>,
+  OutputSchema = undefined,
+> {
+  /**
+   * A typed final output for every run: a zod 3/4 schema, a JSON Schema, or {@link OutputOptions}.
+   * The model's final answer is validated against it and comes back as `result.output`, typed from
+   * the schema. The provider's native structured output is used where the adapter has it, else a
+   * final-answer tool; an answer that does not match gets one repair turn, then
+   * `StructuredOutputError`. A run that ends without a final answer (`maxTurns`, a stop condition,
+   * the loop guard, a budget limit) makes one more call with the tools off for it. See docs/agents.md.
+   * @default none: `result.output` is undefined
+   */
+  readonly output?: OutputOption<OutputSchema>;
   /** The most model calls in one run (a `'final_answer'` call comes on top). @default 10 */
   readonly maxTurns?: number;
   /** Called with every trace event. May be async; if it throws or rejects the run goes on. */
@@ -132,7 +146,9 @@ export interface ToolOrchestratorOptions<Context extends object = Record<string,
 }
 
 /** Per-run overrides. */
-export interface RunOptions<Context extends object = Record<string, unknown>> {
+export interface RunOptions<Context extends object = Record<string, unknown>, OutputSchema = undefined> {
+  /** Replaces the orchestrator's `output` for this run (see `ToolOrchestratorOptions.output`). */
+  readonly output?: OutputOption<OutputSchema>;
   /** Aborts this run; combined with the orchestrator's `signal`. */
   readonly signal?: AbortSignal;
   /** Replaces the orchestrator's `context` for this run. */
@@ -167,10 +183,10 @@ export interface RunOptions<Context extends object = Record<string, unknown>> {
 }
 
 /** What `resume()` takes: a run's options (its `runId` aside), decisions on calls, and `force`. */
-export interface ResumeOptions<Context extends object = Record<string, unknown>> extends Omit<
-  RunOptions<Context>,
-  'runId'
-> {
+export interface ResumeOptions<
+  Context extends object = Record<string, unknown>,
+  OutputSchema = undefined,
+> extends Omit<RunOptions<Context, OutputSchema>, 'runId'> {
   /** Decisions on calls waiting for approval, by tool call id (`result.pendingApprovals`). */
   readonly approvals?: { readonly [toolCallId: string]: ApprovalDecision };
   /**
@@ -180,8 +196,8 @@ export interface ResumeOptions<Context extends object = Record<string, unknown>>
   readonly force?: boolean;
 }
 
-/** What `run()` resolves to. */
-export interface RunResult {
+/** What `run()` resolves to; `Output` is the type of the typed `output`, when one was asked for. */
+export interface RunResult<Output = unknown> {
   /** The final assistant content (`null` becomes `''`). */
   readonly content: string;
   /** Every event of the run (empty with `collectTraces: false`). */
@@ -206,4 +222,10 @@ export interface RunResult {
   readonly pendingApprovals?: readonly PendingApproval[];
   /** The run's state to resume from (`stopReason: 'awaiting_approval'` only); plain JSON. */
   readonly state?: SavedRunState;
+  /**
+   * The typed output (the `output` option), validated against its schema; absent when the run
+   * asked for none, or ended without one (aborted, awaiting approval, refused, stopped at a
+   * spend limit: an `output_missing` warning says which).
+   */
+  readonly output?: Output;
 }

@@ -91,6 +91,7 @@ export function restoreRun(saved: SavedRunState, handles: RunHandles, settings: 
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
     step: saved.step,
+    output: undefined,
     ...handles,
   };
 }
@@ -199,6 +200,7 @@ export async function checkNewRunId(runId: string, store: CheckpointStore | unde
 export function recordedResult(saved: SavedRunState, pricing: ModelPricing | undefined): RunResult {
   return {
     content: saved.result?.content ?? '',
+    ...(saved.result?.output === undefined ? {} : { output: saved.result.output }),
     traces: [],
     messages: saved.messages.slice(),
     stopReason: saved.stopReason ?? 'final',

@@ -11,6 +11,8 @@ import { resolveLoopGuard } from './loop-guard.js';
 import type { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
+import { resolveOutput } from './output/output-options.js';
+import type { ResolvedOutput } from './output/output-options.js';
 
 /** How one run behaves: the orchestrator's options with the run's own applied, resolved once. */
 export interface RunConfig {
@@ -41,6 +43,8 @@ export interface RunConfig {
   readonly toolResultChars: number;
   /** Some tool of the registry has `needsApproval`: calls are asked about before a turn runs. */
   readonly approvals: boolean;
+  /** The typed output the run asks for; `undefined` without one. */
+  readonly output: ResolvedOutput | undefined;
   readonly now: () => number;
 }
 
@@ -51,14 +55,16 @@ export interface RunConfigSources<Context extends object> {
   readonly definitions: ToolDefinitionsCache;
   readonly runner: ToolRunner;
   /** The orchestrator's options. */
-  readonly options: ToolOrchestratorOptions<Context>;
+  readonly options: ToolOrchestratorOptions<Context, unknown>;
   /** The run's own options, over the orchestrator's. */
-  readonly runOptions: RunOptions<Context>;
+  readonly runOptions: RunOptions<Context, unknown>;
   /** The run is a `stream()`: the adapter's stream is read whenever it has one. */
   readonly streaming: boolean;
   readonly stopConditions: readonly StopCondition[];
   /** The orchestrator's `contextWindow`, resolved once. */
   readonly contextWindow: ResolvedContextWindow | undefined;
+  /** The orchestrator's `output`, resolved once. */
+  readonly output: ResolvedOutput | undefined;
   readonly now: () => number;
 }
 
@@ -97,6 +103,10 @@ export function resolveRunConfig<Context extends object>(sources: RunConfigSourc
     approvals: Object.values(sources.registry).some(
       (tool) => tool.needsApproval !== undefined && tool.needsApproval !== false,
     ),
+    output:
+      runOptions.output === undefined
+        ? sources.output
+        : resolveOutput('runOptions.output', runOptions.output, adapter, sources.registry),
     now: sources.now,
   };
 }

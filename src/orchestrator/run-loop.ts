@@ -8,12 +8,14 @@ import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { isForcedChoice } from './prepare-turn-step.js';
 import { stopAfterTools, stopBeforeTurn } from './stop-reason.js';
+import { outputFromAnswer, outputFromToolCall } from './output/output-step.js';
 
 /**
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
  * tools, check the stop conditions. A response that ends `'refusal'` ends the run with that stop
  * reason; one that ends `'pause_turn'` (a provider pausing its own long turn) is kept and the next
- * turn sends it back. Every step reads and writes `state` only, so the loop can stop
+ * turn sends it back. With a typed `output`, the final answer is read and validated (see
+ * `output-step.ts`). Every step reads and writes `state` only, so the loop can stop
  * after any step and go on later from the same state: a resumed run whose turn was being answered
  * (`state.currentTurn`) first answers the rest of that turn.
  */
@@ -56,8 +58,10 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
         });
       }
       state.messages.push(assistantMessage(response));
+      if (config.output !== undefined) await outputFromAnswer(state, config, response);
       return 'final';
     }
+    if (config.output?.mode === 'tool' && (await outputFromToolCall(state, config, response))) return 'final';
     if (plan.standingChoice && config.resetToolChoice && isForcedChoice(plan.toolChoice)) {
       state.toolChoiceReset = true;
     }

@@ -48,6 +48,8 @@ export interface RunProgress {
   readonly approvalDecisions: Record<string, ApprovalDecision>;
   /** The `step` of the last checkpoint taken (saved, or handed out as `result.state`). */
   step: number;
+  /** The typed output, once the model gave one that matches the `output` schema. */
+  output: { readonly value: unknown } | undefined;
 }
 
 /** What a run works with that lives only in this process; none of it is saved as it is. */
@@ -104,6 +106,17 @@ export function startRunState(run: NewRun, handles: RunHandles): RunState {
     currentTurn: undefined,
     approvalDecisions: {},
     step: 0,
+    output: undefined,
     ...handles,
   };
+}
+
+/** A copy of the messages, the system prompt first unless they already start with a system message. */
+export function withSystemPrompt(
+  messages: readonly ChatMessage[],
+  systemPrompt: string | undefined,
+): ChatMessage[] {
+  return systemPrompt !== undefined && messages[0]?.role !== 'system'
+    ? [{ role: 'system', content: systemPrompt }, ...messages]
+    : [...messages];
 }

@@ -20,14 +20,14 @@ import type { RunResult } from './orchestrator-options.js';
  * for await (const text of stream.textStream) process.stdout.write(text);
  * const { stopReason } = await stream.result;
  */
-export interface RunStream extends AsyncIterable<TraceEvent> {
+export interface RunStream<Output = unknown> extends AsyncIterable<TraceEvent> {
   /**
    * The content as it arrives: the content deltas of a streaming adapter, or the content of each
    * model response otherwise. Ends when the run ends; throws the run's error if it failed.
    */
   readonly textStream: AsyncIterable<string>;
   /** The run's result; rejects as `run()` would. */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
   /** Aborts the run (`stopReason: 'aborted'`), as its `signal` would. */
   abort(reason?: unknown): void;
 }
@@ -107,8 +107,8 @@ class ItemLog<T> {
 }
 
 /** The orchestrator's side of a `RunStream`: what the run feeds it. */
-export class RunStreamFeed implements RunStream {
-  readonly result: Promise<RunResult>;
+export class RunStreamFeed<Output = unknown> implements RunStream<Output> {
+  readonly result: Promise<RunResult<Output>>;
   readonly #events: ItemLog<TraceEvent>;
   readonly #text = new ItemLog<string>(true);
   readonly #controller: AbortController;
@@ -124,7 +124,7 @@ export class RunStreamFeed implements RunStream {
     start: (hooks: {
       readonly onEvent: (event: TraceEvent) => void;
       readonly onText: (text: string) => void;
-    }) => Promise<RunResult>,
+    }) => Promise<RunResult<Output>>,
   ) {
     this.#controller = controller;
     this.#events = new ItemLog(!keepEvents);

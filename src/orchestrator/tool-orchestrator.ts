@@ -20,7 +20,7 @@ import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import { resolveRunConfig } from './run-config.js';
 import type { RunConfig } from './run-config.js';
-import { startRunState } from './run-state.js';
+import { startRunState, withSystemPrompt } from './run-state.js';
 import { SignalWatchers } from '../shared/signal-watchers.js';
 import { liveRun } from './live-run.js';
 import type { StreamHooks } from './live-run.js';
@@ -31,6 +31,8 @@ import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import type { StopCondition } from './stop-conditions.js';
 import { validateOrchestratorInput, validateResumeOptions, validateRunInput } from './validate-options.js';
+import { resolveOutput } from './output/output-options.js';
+import type { OutputOf, ResolvedOutput } from './output/output-options.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
@@ -45,11 +47,13 @@ const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
  * const orchestrator = new ToolOrchestrator(adapter, { add }, { maxTurns: 10 });
  * const { content } = await orchestrator.run([{ role: 'user', content: 'What is 2+3?' }]);
  */
-export class ToolOrchestrator<Context extends object = Record<string, unknown>> {
+export class ToolOrchestrator<Context extends object = Record<string, unknown>, OutputSchema = undefined> {
   readonly adapter: ModelAdapter;
   readonly toolRegistry: ToolRegistry;
   readonly #toolDefinitions: ToolDefinitionsCache;
-  readonly #options: ToolOrchestratorOptions<Context>;
+  readonly #options: ToolOrchestratorOptions<Context, OutputSchema>;
+  /** The `output` option, resolved once. */
+  readonly #output: ResolvedOutput | undefined;
   readonly #runner: ToolRunner;
   readonly #emitter = new EventEmitter();
   /** One listener per signal the runs share, however many runs wait on it. */
@@ -64,9 +68,10 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   constructor(
     adapter: ModelAdapter,
     toolRegistry: ToolRegistry,
-    options: ToolOrchestratorOptions<Context> = {},
+    options: ToolOrchestratorOptions<Context, OutputSchema> = {},
   ) {
     validateOrchestratorInput(adapter, toolRegistry, options);
+    this.#output = resolveOutput('output', options.output, adapter, toolRegistry);
     this.adapter = adapter;
     this.toolRegistry = toolRegistry;
     this.#toolDefinitions = new ToolDefinitionsCache(toolRegistry);
@@ -117,13 +122,15 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * options, or a `prepareTurn` result naming unknown tools.
    * @throws the adapter's error when the model call fails (tool failures never throw).
    */
-  async run(
+  async run<RunSchema = OutputSchema>(
     messages: readonly ChatMessage[],
     systemPrompt?: string,
-    runOptions: RunOptions<Context> = {},
-  ): Promise<RunResult> {
+    runOptions: RunOptions<Context, RunSchema> = {},
+  ): Promise<RunResult<OutputOf<RunSchema>>> {
     validateRunInput(messages, systemPrompt, runOptions, this.toolRegistry, this.adapter);
-    return this.#execute(messages, systemPrompt, runOptions, undefined);
+    return this.#execute(messages, systemPrompt, runOptions, undefined) as Promise<
+      RunResult<OutputOf<RunSchema>>
+    >;
   }
 
   /**
@@ -137,15 +144,23 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * for await (const event of stream) if (event.type === 'content_delta') process.stdout.write(event.data.delta);
    * const result = await stream.result;
    */
-  stream(
+  stream<RunSchema = OutputSchema>(
     messages: readonly ChatMessage[],
     systemPrompt?: string,
-    runOptions: RunOptions<Context> = {},
-  ): RunStream {
+    runOptions: RunOptions<Context, RunSchema> = {},
+  ): RunStream<OutputOf<RunSchema>> {
     validateRunInput(messages, systemPrompt, runOptions, this.toolRegistry, this.adapter);
+    return this.#streamOf((hooks) => this.#execute(messages, systemPrompt, runOptions, hooks));
+  }
+
+  /** A `RunStream` of the run `start` starts with the stream's hooks. */
+  #streamOf<Output>(start: (hooks: StreamHooks) => Promise<RunResult>): RunStream<Output> {
     const controller = new AbortController();
-    return new RunStreamFeed(this.#options.collectTraces ?? true, controller, ({ onEvent, onText }) =>
-      this.#execute(messages, systemPrompt, runOptions, { onEvent, onText, signal: controller.signal }),
+    return new RunStreamFeed(
+      this.#options.collectTraces ?? true,
+      controller,
+      ({ onEvent, onText }) =>
+        start({ onEvent, onText, signal: controller.signal }) as Promise<RunResult<Output>>,
     );
   }
 
@@ -158,7 +173,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     return this.#toolDefinitions.current();
   }
 
-  #config(runOptions: RunOptions<Context>, streaming: boolean): RunConfig {
+  #config(runOptions: RunOptions<Context, unknown>, streaming: boolean): RunConfig {
     return resolveRunConfig({
       adapter: this.adapter,
       registry: this.toolRegistry,
@@ -169,6 +184,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
       streaming,
       stopConditions: this.#stopConditions,
       contextWindow: this.#contextWindow,
+      output: this.#output,
       now: this.#now,
     });
   }
@@ -187,12 +203,12 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * @example
    * const result = await orchestrator.resume(paused.state!, { approvals: { [id]: { approved: true } } });
    */
-  async resume(
+  async resume<RunSchema = OutputSchema>(
     runIdOrState: string | SavedRunState,
-    resumeOptions: ResumeOptions<Context> = {},
-  ): Promise<RunResult> {
+    resumeOptions: ResumeOptions<Context, RunSchema> = {},
+  ): Promise<RunResult<OutputOf<RunSchema>>> {
     validateResumeOptions(resumeOptions, this.toolRegistry);
-    return this.#resume(runIdOrState, resumeOptions, undefined);
+    return this.#resume(runIdOrState, resumeOptions, undefined) as Promise<RunResult<OutputOf<RunSchema>>>;
   }
 
   /**
@@ -208,17 +224,17 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
    * for await (const text of stream.textStream) process.stdout.write(text);
    * const result = await stream.result;
    */
-  resumeStream(runIdOrState: string | SavedRunState, resumeOptions: ResumeOptions<Context> = {}): RunStream {
+  resumeStream<RunSchema = OutputSchema>(
+    runIdOrState: string | SavedRunState,
+    resumeOptions: ResumeOptions<Context, RunSchema> = {},
+  ): RunStream<OutputOf<RunSchema>> {
     validateResumeOptions(resumeOptions, this.toolRegistry);
-    const controller = new AbortController();
-    return new RunStreamFeed(this.#options.collectTraces ?? true, controller, ({ onEvent, onText }) =>
-      this.#resume(runIdOrState, resumeOptions, { onEvent, onText, signal: controller.signal }),
-    );
+    return this.#streamOf((hooks) => this.#resume(runIdOrState, resumeOptions, hooks));
   }
 
   async #resume(
     runIdOrState: string | SavedRunState,
-    resumeOptions: ResumeOptions<Context>,
+    resumeOptions: ResumeOptions<Context, unknown>,
     hooks: StreamHooks | undefined,
   ): Promise<RunResult> {
     const store = resumeOptions.checkpointStore ?? this.#options.checkpointStore;
@@ -243,7 +259,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   /** The run's handles in this process: see `liveRun`. */
   #live(
     runId: string,
-    runOptions: RunOptions<Context> | ResumeOptions<Context>,
+    runOptions: RunOptions<Context, unknown> | ResumeOptions<Context, unknown>,
     hooks: StreamHooks | undefined,
     config: RunConfig,
     checkpointStore: CheckpointStore | undefined,
@@ -267,7 +283,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
   async #execute(
     messages: readonly ChatMessage[],
     systemPrompt: string | undefined,
-    runOptions: RunOptions<Context>,
+    runOptions: RunOptions<Context, unknown>,
     hooks: StreamHooks | undefined,
   ): Promise<RunResult> {
     const config = this.#config(runOptions, hooks !== undefined);
@@ -276,19 +292,9 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>> 
     const runId = runOptions.runId ?? this.#generateId();
     if (runOptions.runId !== undefined) await checkNewRunId(runId, store);
     const handles = this.#live(runId, runOptions, hooks, config, store);
-    const transcript: ChatMessage[] =
-      systemPrompt !== undefined && messages[0]?.role !== 'system'
-        ? [{ role: 'system', content: systemPrompt }, ...messages]
-        : [...messages];
-    const state = startRunState(
-      {
-        runId,
-        requestId: typeof context.requestId === 'string' ? context.requestId : this.#generateId(),
-        messages: transcript,
-        guardOn: config.loopGuard !== undefined,
-      },
-      handles,
-    );
-    return driveRun(state, config);
+    const requestId = typeof context.requestId === 'string' ? context.requestId : this.#generateId();
+    const transcript = withSystemPrompt(messages, systemPrompt);
+    const guardOn = config.loopGuard !== undefined;
+    return driveRun(startRunState({ runId, requestId, messages: transcript, guardOn }, handles), config);
   }
 }

@@ -1,4 +1,5 @@
 import { contentProblem } from '../model/content-parts.js';
+import { resolveOutput } from './output/output-options.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
@@ -20,7 +21,7 @@ const onCutShortValues = ['return', 'final_answer', 'throw'];
 export function validateOrchestratorInput(
   adapter: ModelAdapter,
   registry: ToolRegistry,
-  options: ToolOrchestratorOptions<object>,
+  options: ToolOrchestratorOptions<object, unknown>,
 ): void {
   if (typeof adapter?.call !== 'function') {
     throw new InvalidArgumentError({
@@ -127,7 +128,7 @@ export function validateOrchestratorInput(
 }
 
 /** Checks a run's own options, before the run starts. */
-export function validateRunOptions(runOptions: RunOptions<object>, registry: ToolRegistry): void {
+export function validateRunOptions(runOptions: RunOptions<object, unknown>, registry: ToolRegistry): void {
   if (typeof runOptions !== 'object' || runOptions === null) {
     throw new InvalidArgumentError({
       argument: 'runOptions',
@@ -151,7 +152,7 @@ export function validateRunOptions(runOptions: RunOptions<object>, registry: Too
 export function validateRunInput(
   messages: unknown,
   systemPrompt: unknown,
-  runOptions: RunOptions<object>,
+  runOptions: RunOptions<object, unknown>,
   registry: ToolRegistry,
   adapter: ModelAdapter,
 ): void {
@@ -175,6 +176,7 @@ export function validateRunInput(
   }
   validateRunOptions(runOptions, registry);
   resolveContextWindow('runOptions.contextWindow', runOptions.contextWindow, adapter);
+  resolveOutput('runOptions.output', runOptions.output, adapter, registry);
 }
 
 /**
@@ -182,7 +184,10 @@ export function validateRunInput(
  *
  * @throws {InvalidArgumentError} naming the bad option.
  */
-export function validateResumeOptions(resumeOptions: ResumeOptions<object>, registry: ToolRegistry): void {
+export function validateResumeOptions(
+  resumeOptions: ResumeOptions<object, unknown>,
+  registry: ToolRegistry,
+): void {
   validateRunOptions(resumeOptions, registry);
   if (resumeOptions.force !== undefined && typeof resumeOptions.force !== 'boolean') {
     throw new InvalidArgumentError({

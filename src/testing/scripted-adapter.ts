@@ -35,6 +35,11 @@ export interface ScriptedAdapterOptions {
   readonly provider?: string;
   /** The adapter's `providerDataKey`: the key of the provider data it would read back. */
   readonly providerDataKey?: string;
+  /**
+   * Claims native structured output, so a run with a typed `output` sends `responseFormat` (see
+   * the recorded calls' `options`) instead of offering a final-answer tool. @default false
+   */
+  readonly supportsResponseFormat?: boolean;
 }
 
 /**
@@ -54,6 +59,7 @@ export interface ScriptedAdapterOptions {
 export class ScriptedAdapter implements ModelAdapter {
   readonly provider: string;
   readonly providerDataKey?: string;
+  readonly supportsResponseFormat: boolean;
   /** Every call received, in order. */
   readonly calls: RecordedCall[] = [];
   readonly #script: readonly ScriptedResponse[];
@@ -66,6 +72,7 @@ export class ScriptedAdapter implements ModelAdapter {
     this.#chunkSize = options.streamChunkSize ?? 8;
     this.provider = options.provider ?? 'scripted';
     if (options.providerDataKey !== undefined) this.providerDataKey = options.providerDataKey;
+    this.supportsResponseFormat = options.supportsResponseFormat ?? false;
   }
 
   /** A final text answer. */

@@ -3,13 +3,10 @@ import type { $ZodType } from 'zod/v4/core';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { Validator } from '@cfworker/json-schema';
 import type { JsonSchema } from '../model/model-adapter.js';
+import type { SchemaIssue } from './schema-issue.js';
 
-/** One validation problem: where in the arguments, and what is wrong there. */
-export interface SchemaIssue {
-  /** Path into the arguments, e.g. `['items', 0, 'name']`; empty for the root. */
-  readonly path: readonly (string | number)[];
-  readonly message: string;
-}
+export type { SchemaIssue } from './schema-issue.js';
+export { formatIssues, issueText } from './schema-issue.js';
 
 /** The outcome of validating tool arguments. */
 export type ValidationOutcome<T> =
@@ -121,11 +118,4 @@ function pointerToPath(pointer: string): (string | number)[] {
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
-/** Formats issues as `path: message` lines for a model to act on. */
-export function formatIssues(issues: readonly SchemaIssue[]): string {
-  return issues
-    .map((issue) => `- ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
-    .join('\n');
 }

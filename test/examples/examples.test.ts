@@ -64,6 +64,20 @@ describe('examples run as written', () => {
     expect(result.stdout).toContain('answer: We have 12 apples. (final, 3 turns)');
   });
 
+  it('typed-output: a typed final output, repaired once', async () => {
+    const result = await runExample('typed-output');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'the model was told: {"error":"The arguments do not match the schema of final_answer:\\n- advice: Invalid input: expected string, received undefined\\nCall final_answer again with corrected arguments."}',
+        'Paris: 21 °C. Leave the umbrella at home.',
+        '(final after 3 turns)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('approval-server: a run pauses over HTTP and a second request approves and finishes it', async () => {
     const result = await runExample('approval-server');
     expect(result.stderr).toBe('');

@@ -6,7 +6,7 @@ import { exploreContext } from '../../src/flows/context/explore-context.js';
 import { createContextProviders } from '../../src/flows/context/create-context-providers.js';
 import { defineContextProvider } from '../../src/flows/context/context-provider.js';
 import { generateWithContext } from '../../src/flows/context/generate-with-context.js';
-import { StructuredOutputError } from '../../src/flows/errors/structured-output-error.js';
+import { StructuredOutputError } from '../../src/errors/structured-output-error.js';
 
 const root = fileURLToPath(new URL('../../node_modules/axios', import.meta.url));
 const providers = createContextProviders({ root });

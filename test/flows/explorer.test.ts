@@ -6,7 +6,7 @@ import type { TraceEvent } from '../../src/tracing/trace-events.js';
 import { createExploreCodebaseTool } from '../../src/flows/explorer/create-explore-codebase-tool.js';
 import { runExplorer } from '../../src/flows/explorer/run-explorer.js';
 import type { ExplorerReport } from '../../src/flows/explorer/explorer-report-schema.js';
-import { StructuredOutputError } from '../../src/flows/errors/structured-output-error.js';
+import { StructuredOutputError } from '../../src/errors/structured-output-error.js';
 import { ExplorerTimeoutError } from '../../src/flows/errors/explorer-timeout-error.js';
 
 const root = fileURLToPath(new URL('../../node_modules/axios', import.meta.url));

@@ -36,8 +36,8 @@ describe('flows public API', () => {
     const structured = new flows.StructuredOutputError({
       schemaName: 'X',
       rawOutput: 'raw',
-      issues: ['a: bad'],
-      repaired: true,
+      issues: [{ path: ['a'], message: 'bad' }],
+      attempts: 2,
     });
     const timeout = new flows.ExplorerTimeoutError({ timeoutMs: 5, question: 'q' });
     expect(ToolOrchestratorError.isInstance(structured) && structured.code).toBe('structured_output_invalid');

@@ -1,4 +1,5 @@
 import { describeThrown } from '../../errors/describe-value.js';
+import { issueText } from '../../tools/schema.js';
 import { validateWith } from '../shared/generate-structured.js';
 import type { ContextProviderRegistry } from './context-provider.js';
 import { FulfillContextInput, contextRequestKey } from './context-schemas.js';
@@ -69,7 +70,7 @@ async function fulfillOne(
   const validated = validateWith(provider.parameters, params);
   if (!validated.ok)
     return fail(
-      `Invalid params for "${name}": ${validated.issues.join('; ')}. Fix them to match its schema.`,
+      `Invalid params for "${name}": ${validated.issues.map(issueText).join('; ')}. Fix them to match its schema.`,
     );
   try {
     dependencies.signal?.throwIfAborted();

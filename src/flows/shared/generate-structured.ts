@@ -1,9 +1,10 @@
 import type { ZodType } from 'zod';
 import type { ChatMessage } from '../../model/messages.js';
 import type { ModelAdapter, ModelResponse, ModelToolDefinition } from '../../model/model-adapter.js';
-import { compileSchema } from '../../tools/schema.js';
+import { compileSchema, formatIssues } from '../../tools/schema.js';
+import type { SchemaIssue } from '../../tools/schema.js';
 import type { TraceEmitter } from '../../tracing/trace-events.js';
-import { StructuredOutputError } from '../errors/structured-output-error.js';
+import { StructuredOutputError } from '../../errors/structured-output-error.js';
 import { parseJsonOutput } from './parse-json-output.js';
 import type { ParseJsonOutputOptions } from './parse-json-output.js';
 import { tracedModelCall } from './traced-model-call.js';
@@ -56,18 +57,19 @@ export function jsonSchemaOf(schema: ZodType): unknown {
   return compileSchema(schema).jsonSchema;
 }
 
-/** Validates a value against a zod schema; issues come back as `path: message` lines. */
+/** Validates a value against a zod schema. */
 export function validateWith<Value>(
   schema: ZodType<Value>,
   value: unknown,
-): { ok: true; value: Value } | { ok: false; issues: string[] } {
+): { ok: true; value: Value } | { ok: false; issues: SchemaIssue[] } {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    issues: result.error.issues.map(
-      (issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`,
-    ),
+    issues: result.error.issues.map((issue) => ({
+      path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
+      message: issue.message,
+    })),
   };
 }
 
@@ -105,7 +107,7 @@ export async function readStructured<Value>(
   const parse = options.parse ?? { allowProse: options.structuredOutput === 'none' };
   const check = (response: ModelResponse) => {
     const parsed = parseJsonOutput(response.content, parse);
-    if (!parsed.ok) return { ok: false as const, issues: [parsed.error] };
+    if (!parsed.ok) return { ok: false as const, issues: [{ path: [], message: parsed.error }] };
     return validateWith(options.schema, parsed.value);
   };
   const first = options.response;
@@ -116,7 +118,7 @@ export async function readStructured<Value>(
       schemaName: options.schemaName,
       rawOutput: first.content ?? '',
       issues: firstCheck.issues,
-      repaired: false,
+      attempts: 1,
     });
   }
   const repairMessages: ChatMessage[] = [
@@ -125,7 +127,7 @@ export async function readStructured<Value>(
     {
       role: 'user',
       content:
-        `Your answer is not a valid ${options.schemaName}. Problems:\n- ${firstCheck.issues.join('\n- ')}\n` +
+        `Your answer is not a valid ${options.schemaName}. Problems:\n${formatIssues(firstCheck.issues)}\n` +
         'Answer again with only the corrected JSON object: no Markdown fence, no text before or after it.',
     },
   ];
@@ -136,7 +138,7 @@ export async function readStructured<Value>(
     schemaName: options.schemaName,
     rawOutput: second.content ?? '',
     issues: secondCheck.issues,
-    repaired: true,
+    attempts: 2,
   });
 }
 

@@ -1,0 +1,213 @@
+import { StructuredOutputError } from '../../errors/structured-output-error.js';
+import type { ToolCall } from '../../model/messages.js';
+import type { ModelResponse } from '../../model/model-adapter.js';
+import { formatIssues } from '../../tools/schema.js';
+import type { SchemaIssue } from '../../tools/schema.js';
+import { errorContent } from '../../tools/serialize-result.js';
+import { assistantMessage, uniqueToolCalls } from '../assistant-message.js';
+import { callModelStep } from '../call-model-step.js';
+import { prepareTurnStep } from '../prepare-turn-step.js';
+import type { RunConfig } from '../run-config.js';
+import type { RunState } from '../run-state.js';
+import type { ResolvedOutput } from './output-options.js';
+
+/**
+ * How the run gets its typed output. The model's answer is read (the JSON text in native mode,
+ * the final-answer tool's arguments in tool mode) and validated; when it does not match, one
+ * repair call shows the model what is wrong, and a second miss throws `StructuredOutputError`.
+ * Every call here is made with the tools off (in tool mode, only the final-answer tool, forced).
+ */
+
+/** One answer read against the schema. */
+type Reading =
+  | { readonly valid: true; readonly value: unknown }
+  | { readonly valid: false; readonly raw: string; readonly issues: readonly SchemaIssue[] };
+
+/**
+ * The run ended with an answer and no tool calls: reads the output from its text (the response
+ * is already in the transcript). In tool mode a text that is not valid JSON for the schema is not
+ * an error yet: one call with the final-answer tool forced asks for it.
+ *
+ * @throws {StructuredOutputError} when the answer and its repair both miss the schema.
+ */
+export async function outputFromAnswer(
+  state: RunState,
+  config: RunConfig,
+  response: ModelResponse,
+): Promise<void> {
+  const output = config.output!;
+  const reading = readText(output, response.content ?? '');
+  if (reading.valid) return keep(state, reading.value);
+  if (output.mode === 'native') {
+    await repair(state, config, reading, 1);
+    return;
+  }
+  await settle(state, config, await callForOutput(state, config), 1);
+}
+
+/**
+ * The turn's calls hold the final-answer tool (tool mode): keeps that call alone (the others are
+ * not run, with a warning), answers it, and reads the output from its arguments.
+ *
+ * @returns false when the turn has no final-answer call: its calls run as usual.
+ * @throws {StructuredOutputError} when the arguments and their repair both miss the schema.
+ */
+export async function outputFromToolCall(
+  state: RunState,
+  config: RunConfig,
+  response: ModelResponse,
+): Promise<boolean> {
+  const output = config.output!;
+  const toolCalls = response.tool_calls ?? [];
+  const finalCall = toolCalls.find((toolCall) => toolCall.function.name === output.name);
+  if (finalCall === undefined) return false;
+  if (toolCalls.length > 1) {
+    state.trace.emit('warning', {
+      code: 'output_with_tool_calls',
+      message: `The model called other tools (${toolCalls
+        .filter((toolCall) => toolCall !== finalCall)
+        .map((toolCall) => toolCall.function.name)
+        .join(
+          ', ',
+        )}) in the turn it gave its final answer with ${output.name}: they were not run and are left out of the transcript (they are in the llm_call event).`,
+    });
+  }
+  await settle(state, config, answerFinalCall(state, response, finalCall, output), 0);
+  return true;
+}
+
+/**
+ * The run ended without a final answer (`maxTurns`, a stop condition, the loop guard, a budget
+ * limit that is not a spend limit): one call with the tools off asks for the output.
+ *
+ * @throws {StructuredOutputError} when that answer and its repair both miss the schema.
+ */
+export async function outputAfterCutShort(state: RunState, config: RunConfig): Promise<void> {
+  if (config.finalAnswerPrompt !== undefined) {
+    state.messages.push({ role: 'user', content: config.finalAnswerPrompt });
+  }
+  await settle(state, config, await callForOutput(state, config), 0);
+}
+
+/** Keeps a valid reading; repairs an invalid one once (`repairs` made so far), then throws. */
+async function settle(state: RunState, config: RunConfig, reading: Reading, attempts: number): Promise<void> {
+  if (reading.valid) {
+    keep(state, reading.value);
+    return;
+  }
+  await repair(state, config, reading, attempts + 1);
+}
+
+/** The repair call after `attempts` answers, the last of them `reading`; throws when it misses too. */
+async function repair(
+  state: RunState,
+  config: RunConfig,
+  reading: Reading & { valid: false },
+  attempts: number,
+): Promise<void> {
+  state.trace.emit('warning', {
+    code: 'output_invalid',
+    message: `The model's output did not match the output schema; one repair call shows it what is wrong:\n${formatIssues(reading.issues)}`,
+  });
+  // A final-answer call was answered with the issues already; a text answer gets them as a message.
+  if (state.messages.at(-1)?.role !== 'tool') {
+    state.messages.push({
+      role: 'user',
+      content: `Your answer does not match the required JSON schema:\n${formatIssues(reading.issues)}\nAnswer again with only the corrected JSON.`,
+    });
+  }
+  const again = await callForOutput(state, config);
+  if (again.valid) {
+    keep(state, again.value);
+    return;
+  }
+  throw new StructuredOutputError({
+    schemaName: config.output!.name,
+    rawOutput: again.raw,
+    issues: again.issues,
+    attempts: attempts + 1,
+  });
+}
+
+/** One call for the output with the tools off; its answer goes into the transcript and is read. */
+async function callForOutput(state: RunState, config: RunConfig): Promise<Reading> {
+  const output = config.output!;
+  state.trace.turn = state.turns;
+  const plan = await prepareTurnStep(state, config, true);
+  const native = output.mode === 'native';
+  const { response } = await callModelStep(state, config, {
+    messages: plan.messages,
+    tools: native ? config.tools : [output.tool],
+    toolChoice: native ? undefined : { type: 'function', function: { name: output.name } },
+    finalAnswer: true,
+  });
+  const finalCall = native
+    ? undefined
+    : response.tool_calls?.find((toolCall) => toolCall.function.name === output.name);
+  if (finalCall !== undefined) return answerFinalCall(state, response, finalCall, output);
+  if ((response.tool_calls?.length ?? 0) > 0) {
+    state.trace.emit('warning', {
+      code: 'final_answer_tool_calls',
+      message:
+        'The model asked for tools on the output call, where tools are off; those calls were not run and are left out of the transcript (they are in the llm_call event).',
+    });
+  }
+  state.messages.push(assistantMessage(response, []));
+  return readText(output, response.content ?? '');
+}
+
+/**
+ * Puts the final-answer call in the transcript with its answer: an acknowledgement, or the issues
+ * (so a repair call sees them), and reads its arguments.
+ */
+function answerFinalCall(
+  state: RunState,
+  response: ModelResponse,
+  finalCall: ToolCall,
+  output: ResolvedOutput,
+): Reading {
+  const [toolCall] = uniqueToolCalls([finalCall], state.trace.turn, state.toolCallIds).toolCalls;
+  state.messages.push(assistantMessage(response, [toolCall!]));
+  const reading = readJson(output, toolCall!.function.arguments);
+  state.messages.push({
+    role: 'tool',
+    tool_call_id: toolCall!.id,
+    content: reading.valid
+      ? 'Final answer received.'
+      : errorContent(
+          `The arguments do not match the schema of ${output.name}:\n${formatIssues(reading.issues)}\nCall ${output.name} again with corrected arguments.`,
+        ),
+  });
+  return reading;
+}
+
+/** Reads a text answer: its JSON (a surrounding Markdown code fence taken off) against the schema. */
+function readText(output: ResolvedOutput, text: string): Reading {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(text);
+  return readJson(output, fenced === null ? text : fenced[1]!);
+}
+
+function readJson(output: ResolvedOutput, raw: string): Reading {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    const shown = raw.trim() === '' ? 'an empty answer' : `text that is not JSON: ${raw.slice(0, 200)}`;
+    return { valid: false, raw, issues: [{ path: [], message: `expected JSON, got ${shown}` }] };
+  }
+  let value = parsed;
+  if (output.wrapped) {
+    if (typeof parsed !== 'object' || parsed === null || !('value' in parsed)) {
+      return { valid: false, raw, issues: [{ path: [], message: 'expected an object { "value": ... }' }] };
+    }
+    value = (parsed as { value: unknown }).value;
+  }
+  const outcome = output.validate(value);
+  return outcome.success
+    ? { valid: true, value: outcome.value }
+    : { valid: false, raw, issues: outcome.issues };
+}
+
+function keep(state: RunState, value: unknown): void {
+  state.output = { value };
+}
