@@ -1,9 +1,10 @@
 /**
  * Gemini's documented rules for structured output, as the fake Gemini API enforces them:
  * `responseJsonSchema` (JSON Schema) or `responseSchema` (OpenAPI subset), never both, each only
- * with `responseMimeType: 'application/json'`; a mime type Gemini knows; and, before Gemini 3,
- * no `application/json` answer in a request that declares functions (Gemini documents structured
- * output together with function calling for Gemini 3 models only). Returns the 400 message, or
+ * with `responseMimeType: 'application/json'`; a mime type Gemini knows; and, on a model named
+ * `gemini-1*` or `gemini-2*`, no `application/json` answer in a request that declares functions
+ * (Gemini documents structured output together with function calling for Gemini 3 models only).
+ * A model name without a version (the conformance suite's) is taken as Gemini 3. Returns the 400 message, or
  * `undefined` when Gemini takes the request.
  */
 
@@ -38,7 +39,7 @@ export function checkResponseSchema(body: Record<string, unknown>, model: string
     Array.isArray(body['tools']) &&
     (body['tools'] as Record<string, unknown>[]).some((tool) => tool['functionDeclarations'] !== undefined);
   const major = majorVersion(model);
-  if (declaresFunctions && mimeType === 'application/json' && (major === undefined || major < 3))
+  if (declaresFunctions && mimeType === 'application/json' && major !== undefined && major < 3)
     return "Function calling with a response mime type: 'application/json' is unsupported";
   return undefined;
 }
