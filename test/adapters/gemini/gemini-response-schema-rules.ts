@@ -40,6 +40,6 @@ export function checkResponseSchema(body: Record<string, unknown>, model: string
     (body['tools'] as Record<string, unknown>[]).some((tool) => tool['functionDeclarations'] !== undefined);
   const major = majorVersion(model);
   if (declaresFunctions && mimeType === 'application/json' && major !== undefined && major < 3)
-    return "Function calling with a response mime type: 'application/json' is unsupported";
+    return "Tool use with a response mime type: 'application/json' is unsupported";
   return undefined;
 }

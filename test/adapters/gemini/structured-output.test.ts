@@ -124,7 +124,7 @@ describe('GeminiAdapter native structured output', () => {
       forced.call([{ role: 'user', content: 'Paris?' }], [weather], { responseFormat: report }),
     ).rejects.toThrow(InvalidRequestError);
     expect(server.requests[1]!.refusal).toBe(
-      "Function calling with a response mime type: 'application/json' is unsupported",
+      "Tool use with a response mime type: 'application/json' is unsupported",
     );
   });
 
