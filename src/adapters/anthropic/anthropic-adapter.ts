@@ -38,8 +38,8 @@ const defaults: ProviderDefaults = {
  * the content blocks Claude returned, in its order, thinking and redacted-thinking blocks whole
  * with their signatures; tool results as `tool_result` blocks, all the results of a turn in one
  * user message. Prompt caching is on by default (see the `cache` option). A call's
- * `responseFormat` goes out as `output_config.format` (see `nativeStructuredOutput`). What Claude needs back
- * is kept in the transcript under `providerData['anthropic.messages']`.
+ * `responseFormat` goes out as `output_config.format` (see `nativeStructuredOutput`). What Claude
+ * needs back is kept in the transcript under `providerData['anthropic.messages']`.
  *
  * Retries, timeouts, abort and errors work as in the other adapters: 429, 500 and 529
  * (`overloaded_error`) are retried, honouring `retry-after` up to `maxRetryDelayMs`; "prompt is

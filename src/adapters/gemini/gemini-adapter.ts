@@ -32,8 +32,8 @@ import { geminiDataKey } from './gemini-transcript.js';
  * as the parts Gemini returned, in its order, every `thoughtSignature` on the part it came on;
  * tool results as `functionResponse` parts, all the results of a turn in one user content. A call's
  * `responseFormat` goes out as `responseJsonSchema` on Gemini 3 and later (see
- * `nativeStructuredOutput`). What
- * Gemini needs back is kept in the transcript under `providerData['gemini.generate_content']`.
+ * `nativeStructuredOutput`). What Gemini needs back is kept in the transcript under
+ * `providerData['gemini.generate_content']`.
  *
  * Retries, timeouts, abort and errors work as in the other adapters: 429 (`RESOURCE_EXHAUSTED`),
  * 500 and 503 are retried, honouring the `RetryInfo` delay up to `maxRetryDelayMs`; "The input

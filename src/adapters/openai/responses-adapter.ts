@@ -33,7 +33,8 @@ const defaults: ProviderDefaults = {
  * back as the output items OpenAI returned, in its order: reasoning items whole (with their
  * encrypted content under the default `store: false`), message items, `function_call` items; tool
  * results as `function_call_output` items. What OpenAI needs back is kept in the transcript under
- * `providerData['openai.responses']`.
+ * `providerData['openai.responses']`. A call's `responseFormat` goes out as `text.format`
+ * (`json_schema`), unless `nativeStructuredOutput` is false.
  *
  * Retries, timeouts, abort and errors work as in the Chat Completions adapters: the client sends
  * each request, the adapter reads the body, bounds each attempt by `timeout` and retries.
