@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkChatResponseFormat } from './openai-response-format-rules.js';
 
 /** One piece of a scripted SSE answer. */
 export type FakeSseItem =
@@ -109,7 +110,8 @@ export function chunk(
 /**
  * Starts a fake Chat Completions server on 127.0.0.1 (port 0) that answers each request with
  * the next scripted response (JSON or SSE) and records every request. With nothing left to
- * serve it answers 500 with a message saying so.
+ * serve it answers 500 with a message saying so. A `response_format` OpenAI would refuse (see
+ * `checkChatResponseFormat`) gets OpenAI's 400, and takes no scripted response.
  */
 export async function startFakeOpenAIServer(
   responses: readonly FakeResponse[] = [],
@@ -136,6 +138,27 @@ export async function startFakeOpenAIServer(
         headers: request.headers,
         body: parseBody(text),
       };
+      const refused = isRecord(requests[index].body)
+        ? checkChatResponseFormat(requests[index].body)
+        : undefined;
+      if (refused !== undefined) {
+        void serve(
+          {
+            type: 'json',
+            status: 400,
+            body: {
+              error: {
+                message: refused.message,
+                type: 'invalid_request_error',
+                param: refused.param,
+                code: null,
+              },
+            },
+          },
+          response,
+        );
+        return;
+      }
       const next = queue.shift() ?? {
         type: 'json',
         status: 500,
@@ -215,6 +238,10 @@ async function serve(scripted: FakeResponse, response: ServerResponse): Promise<
   if (response.destroyed) return;
   if (scripted.done ?? true) response.write('data: [DONE]\n\n');
   response.end();
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseBody(text: string): unknown {

@@ -19,6 +19,8 @@ import { anthropicWire } from './anthropic-connect.js';
 import { maxTokensOf, validateAnthropicOptions } from './anthropic-options.js';
 import type { AnthropicAdapterOptions } from './anthropic-options.js';
 import { parseAnthropicBody } from './anthropic-output.js';
+import { nativeStructuredOutputByDefault, toAnthropicOutputFormat } from './anthropic-output-format.js';
+import { nativeStructuredOutputOption } from '../shared/response-format.js';
 import { buildAnthropicBody } from './anthropic-request.js';
 import { AnthropicStreamAccumulator } from './anthropic-stream-accumulator.js';
 import { anthropicDataKey } from './anthropic-turn-data.js';
@@ -35,8 +37,9 @@ const defaults: ProviderDefaults = {
  * `@anthropic-ai/sdk` client. System messages go in `system`; each assistant turn is sent back as
  * the content blocks Claude returned, in its order, thinking and redacted-thinking blocks whole
  * with their signatures; tool results as `tool_result` blocks, all the results of a turn in one
- * user message. Prompt caching is on by default (see the `cache` option). What Claude needs back
- * is kept in the transcript under `providerData['anthropic.messages']`.
+ * user message. Prompt caching is on by default (see the `cache` option). A call's
+ * `responseFormat` goes out as `output_config.format` (see `nativeStructuredOutput`). What Claude
+ * needs back is kept in the transcript under `providerData['anthropic.messages']`.
  *
  * Retries, timeouts, abort and errors work as in the other adapters: 429, 500 and 529
  * (`overloaded_error`) are retried, honouring `retry-after` up to `maxRetryDelayMs`; "prompt is
@@ -60,6 +63,12 @@ export class AnthropicAdapter implements ModelAdapter {
   readonly providerDataKey = anthropicDataKey;
   /** The `max_tokens` every request sends (the `maxTokens` option, else the model's default). */
   readonly maxTokens: number;
+  /**
+   * Whether a call's `responseFormat` is sent as `output_config.format` (Claude's structured
+   * outputs): the `nativeStructuredOutput` option, else true except for models Anthropic documents
+   * without them (Claude 3.x, Sonnet 4, Opus 4 and 4.1).
+   */
+  readonly supportsResponseFormat: boolean;
   private readonly options: AnthropicAdapterOptions;
   private readonly connection: AdapterConnection<AnthropicClient>;
 
@@ -67,6 +76,8 @@ export class AnthropicAdapter implements ModelAdapter {
     this.connection = new AdapterConnection(options, defaults, anthropicWire);
     this.maxTokens = maxTokensOf(options);
     validateAnthropicOptions(options, this.maxTokens);
+    this.supportsResponseFormat =
+      nativeStructuredOutputOption(options) ?? nativeStructuredOutputByDefault(options.model);
     this.options = options;
     this.provider = this.connection.provider;
     this.model = options.model;
@@ -89,7 +100,7 @@ export class AnthropicAdapter implements ModelAdapter {
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions = {},
   ): Promise<ModelResponse> {
-    const { body, warnings } = this.request(messages, tools, options, false);
+    const { body, warnings } = await this.request(messages, tools, options, false);
     const { client } = await this.connection.connect();
     const result = await callWithRetries(
       this.connection.attempts(client, options.signal),
@@ -114,7 +125,7 @@ export class AnthropicAdapter implements ModelAdapter {
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions = {},
   ): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const { body, warnings } = this.request(messages, tools, options, true);
+    const { body, warnings } = await this.request(messages, tools, options, true);
     const { client, decodeEvents } = await this.connection.connect();
     const events = streamWithRetries(this.connection.attempts(client, options.signal), (deadline) =>
       streamAttemptEvents({
@@ -160,19 +171,23 @@ export class AnthropicAdapter implements ModelAdapter {
    * The request body, and what it changed so the API would take it; throws before any request
    * when a message cannot be sent.
    */
-  private request(
+  private async request(
     messages: readonly ChatMessage[],
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions,
     stream: boolean,
-  ): { body: Record<string, unknown>; warnings: ModelWarning[] } {
+  ): Promise<{ body: Record<string, unknown>; warnings: ModelWarning[] }> {
     const warnings: ModelWarning[] = [];
+    const responseFormat = this.supportsResponseFormat ? options.responseFormat : undefined;
+    const outputFormat =
+      responseFormat === undefined ? undefined : await toAnthropicOutputFormat(responseFormat);
     const body = buildAnthropicBody({
       options: this.options,
       maxTokens: this.maxTokens,
       messages,
       tools,
       toolChoice: options.toolChoice ?? this.options.toolChoice,
+      outputFormat,
       stream,
       warn: (warning) => warnings.push(warning),
     });

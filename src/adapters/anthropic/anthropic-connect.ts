@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import { optionalDependency } from '../../shared/optional-dependency.js';
+import type { JsonSchema } from '../../model/model-adapter.js';
 import type { ClientConnection, ClientSource } from '../shared/create-client.js';
 import type { ConnectionWire } from '../shared/adapter-connection.js';
 import type { AnthropicClient } from './anthropic-client.js';
@@ -12,6 +13,27 @@ const loadAnthropic = optionalDependency({
   neededFor: "The Anthropic adapter's requests (tool-orchestrator/anthropic)",
   load: () => import('./anthropic-module.js'),
 });
+
+/** The `output_config.format` of a JSON Schema, in the subset Claude's structured outputs take. */
+export type OutputFormatOf = (schema: JsonSchema) => {
+  readonly type: 'json_schema';
+  readonly schema: JsonSchema;
+};
+
+/**
+ * The SDK's `jsonSchemaOutputFormat` helper, loading `@anthropic-ai/sdk` on first use: it closes
+ * every object (`additionalProperties: false`), sends `oneOf` as `anyOf`, and moves the
+ * constraints Claude cannot enforce (`minimum`, `maxLength`, ...) into descriptions.
+ *
+ * @throws {MissingDependencyError} when `@anthropic-ai/sdk` is not installed.
+ */
+export async function loadOutputFormatHelper(): Promise<OutputFormatOf> {
+  const { jsonSchemaOutputFormat } = await loadAnthropic();
+  return (schema) => {
+    const { type, schema: converted } = jsonSchemaOutputFormat(schema as never);
+    return { type, schema: converted };
+  };
+}
 
 /**
  * Loads `@anthropic-ai/sdk`, and takes the injected client or builds one from the settings.

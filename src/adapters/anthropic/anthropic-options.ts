@@ -70,6 +70,14 @@ export interface AnthropicAdapterOptions extends Pick<
    * @default not sent
    */
   readonly eagerInputStreaming?: boolean | readonly string[];
+  /**
+   * Send a call's `responseFormat` as `output_config.format: { type: 'json_schema', schema }`
+   * (Claude's structured outputs). `false` for a model, a proxy or a cloud platform that answers
+   * 400 to it: the adapter then sends no `output_config.format`, and `supportsResponseFormat` is
+   * false, so the orchestrator asks for a typed output through a final-answer tool instead.
+   * @default true, except for the models Anthropic documents without structured outputs (names starting `claude-3`, `claude-sonnet-4-0`, `claude-sonnet-4-2025`, `claude-opus-4-0`, `claude-opus-4-1`, `claude-opus-4-2025`)
+   */
+  readonly nativeStructuredOutput?: boolean;
 }
 
 /**

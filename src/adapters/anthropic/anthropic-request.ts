@@ -1,5 +1,5 @@
 import type { ChatMessage, JsonObject } from '../../model/messages.js';
-import type { ModelToolDefinition, ModelWarning, ToolChoice } from '../../model/model-adapter.js';
+import type { JsonSchema, ModelToolDefinition, ModelWarning, ToolChoice } from '../../model/model-adapter.js';
 import { addCacheBreakpoints } from './anthropic-cache.js';
 import { toAnthropicTranscript } from './anthropic-messages.js';
 import type { AnthropicAdapterOptions } from './anthropic-options.js';
@@ -11,6 +11,8 @@ export interface AnthropicBodyInput {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
+  /** A call's response format as `output_config.format` (see `toAnthropicOutputFormat`). */
+  readonly outputFormat?: JsonSchema | undefined;
   readonly stream: boolean;
   /** Told what the body changed so the API would take it (`tool_choice_with_thinking`). */
   readonly warn: (warning: ModelWarning) => void;
@@ -18,7 +20,8 @@ export interface AnthropicBodyInput {
 
 /**
  * Builds a `messages.create` body: `model`, `max_tokens`, `system`, `messages`, `tools`,
- * `tool_choice` and `thinking`, with prompt-caching breakpoints unless `cache: false`. With
+ * `tool_choice`, `thinking` and `output_config.format` (merged into an `output_config` of
+ * `extraBody`), with prompt-caching breakpoints unless `cache: false`. With
  * thinking on, a forced tool choice (`required`, a named tool) is sent as `auto`, which the API
  * requires, and `warn` is told.
  *
@@ -60,6 +63,11 @@ export function buildAnthropicBody(request: AnthropicBodyInput): Record<string, 
   else if (thinking?.type === 'adaptive') body['thinking'] = { type: 'adaptive' };
   if (options.temperature !== undefined) body['temperature'] = options.temperature;
   Object.assign(body, options.extraBody);
+  if (request.outputFormat !== undefined) {
+    const extra = body['output_config'];
+    const config = typeof extra === 'object' && extra !== null && !Array.isArray(extra) ? extra : {};
+    body['output_config'] = { ...config, format: request.outputFormat };
+  }
   if (request.stream) body['stream'] = true;
   return body;
 }

@@ -28,6 +28,8 @@ export interface DeepSeekAdapterOptions extends ChatCompletionsAdapterOptions {
  * A `ModelAdapter` for the DeepSeek API (`deepseek-v4-flash`, `deepseek-v4-pro`, or any newer
  * name: none is hard-coded). Sends `thinking` explicitly and replays `reasoning_content` as the
  * API requires; retries `insufficient_system_resource` and blank answers within `maxRetries`.
+ * It has no native structured output (`supportsResponseFormat` is false): DeepSeek documents
+ * `json_object` only, with no schema.
  *
  * @throws {MissingApiKeyError} from the constructor when there is no client, no `apiKey` and no `DEEPSEEK_API_KEY`.
  * @throws {InvalidArgumentError} when thinking mode meets a forced tool or `json_schema`.
@@ -36,6 +38,11 @@ export interface DeepSeekAdapterOptions extends ChatCompletionsAdapterOptions {
  */
 export class DeepSeekAdapter extends ChatCompletionsAdapter {
   declare protected readonly options: DeepSeekAdapterOptions;
+  /**
+   * False: DeepSeek documents JSON output (`json_object`) but no schema, so the orchestrator asks
+   * for a typed output through a final-answer tool, and a call's `responseFormat` is not sent.
+   */
+  readonly supportsResponseFormat = false;
 
   constructor(options: DeepSeekAdapterOptions) {
     super(options, {

@@ -17,7 +17,8 @@ import type { GeminiClient, GeminiRequest } from './gemini-client.js';
 import { defaultMaxRetries, defaultTimeoutMs, geminiWire } from './gemini-connect.js';
 import type { GeminiHandle } from './gemini-connect.js';
 import { fromGeminiError } from './gemini-error.js';
-import { validateGeminiOptions } from './gemini-options.js';
+import { nativeStructuredOutputByDefault, validateGeminiOptions } from './gemini-options.js';
+import { checkResponseFormat, nativeStructuredOutputOption } from '../shared/response-format.js';
 import type { GeminiAdapterOptions } from './gemini-options.js';
 import { notAResponse, toModelResponse } from './gemini-output.js';
 import { buildGeminiRequest } from './gemini-request.js';
@@ -29,8 +30,10 @@ import { geminiDataKey } from './gemini-transcript.js';
  * `models.generateContentStream`) over the official `@google/genai` client, version 2 (the line
  * that runs on Node 20). System messages go in `systemInstruction`; each model turn is sent back
  * as the parts Gemini returned, in its order, every `thoughtSignature` on the part it came on;
- * tool results as `functionResponse` parts, all the results of a turn in one user content. What
- * Gemini needs back is kept in the transcript under `providerData['gemini.generate_content']`.
+ * tool results as `functionResponse` parts, all the results of a turn in one user content. A call's
+ * `responseFormat` goes out as `responseJsonSchema` on Gemini 3 and later (see
+ * `nativeStructuredOutput`). What Gemini needs back is kept in the transcript under
+ * `providerData['gemini.generate_content']`.
  *
  * Retries, timeouts, abort and errors work as in the other adapters: 429 (`RESOURCE_EXHAUSTED`),
  * 500 and 503 are retried, honouring the `RetryInfo` delay up to `maxRetryDelayMs`; "The input
@@ -52,6 +55,11 @@ export class GeminiAdapter implements ModelAdapter {
   readonly contextWindowTokens: number | undefined;
   /** Provider data of this adapter is kept, and read back, under `'gemini.generate_content'`. */
   readonly providerDataKey = geminiDataKey;
+  /**
+   * Whether a call's `responseFormat` is sent as `responseJsonSchema` (Gemini's structured
+   * output): the `nativeStructuredOutput` option, else true for Gemini 3 and later models only.
+   */
+  readonly supportsResponseFormat: boolean;
   private readonly options: GeminiAdapterOptions;
   private readonly connection: AdapterConnection<GeminiHandle>;
 
@@ -74,6 +82,8 @@ export class GeminiAdapter implements ModelAdapter {
       geminiWire,
     );
     validateGeminiOptions(options);
+    this.supportsResponseFormat =
+      nativeStructuredOutputOption(options) ?? nativeStructuredOutputByDefault(options.model);
     this.options = options;
     this.provider = this.connection.provider;
     this.model = options.model;
@@ -165,11 +175,14 @@ export class GeminiAdapter implements ModelAdapter {
     options: ModelCallOptions,
   ): { request: GeminiRequest; warnings: ModelWarning[] } {
     const warnings: ModelWarning[] = [];
+    const responseFormat = this.supportsResponseFormat ? options.responseFormat : undefined;
+    if (responseFormat !== undefined) checkResponseFormat(responseFormat);
     const request = buildGeminiRequest({
       options: this.options,
       messages,
       tools,
       toolChoice: options.toolChoice ?? this.options.toolChoice,
+      responseFormat,
       warn: (warning) => warnings.push(warning),
     });
     return { request, warnings };

@@ -46,6 +46,23 @@ export interface GeminiAdapterOptions extends Pick<
   readonly thinking?: GeminiThinkingConfig;
   /** Sent as `maxOutputTokens`: the most tokens the answer may take. @default not sent (the model's maximum) */
   readonly maxOutputTokens?: number;
+  /**
+   * Send a call's `responseFormat` as `responseMimeType: 'application/json'` with
+   * `responseJsonSchema` (Gemini's structured output). Gemini documents structured output together
+   * with function calling for Gemini 3 models only, and earlier models refuse the two in one
+   * request, so it is on by default only for model names `gemini-<version>` of version 3 or later.
+   * Off, `supportsResponseFormat` is false and the orchestrator asks for a typed output through a
+   * final-answer tool instead. `true` turns it on for a model whose name does not say its version
+   * (an alias, a tuned model) that supports it.
+   * @default true for `gemini-3*` and later, else false
+   */
+  readonly nativeStructuredOutput?: boolean;
+}
+
+/** Whether the adapter sends native structured output for `model` when `nativeStructuredOutput` is not set: Gemini 3 and later. */
+export function nativeStructuredOutputByDefault(model: string): boolean {
+  const match = /^(?:models\/)?gemini-(\d+)/.exec(model);
+  return match !== null && Number(match[1]) >= 3;
 }
 
 const levels = new Set(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH']);

@@ -1,5 +1,10 @@
 import type { ChatMessage } from '../../model/messages.js';
-import type { ModelToolDefinition, ModelWarning, ToolChoice } from '../../model/model-adapter.js';
+import type {
+  ModelToolDefinition,
+  ModelWarning,
+  ResponseFormat,
+  ToolChoice,
+} from '../../model/model-adapter.js';
 import type { GeminiRequest } from './gemini-client.js';
 import type { GeminiAdapterOptions } from './gemini-options.js';
 import { toFunctionDeclarations, toToolConfig } from './gemini-tools.js';
@@ -11,6 +16,8 @@ export interface GeminiRequestInput {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
+  /** A call's response format, sent as `responseJsonSchema`; checked by the caller. */
+  readonly responseFormat?: ResponseFormat | undefined;
   /** Told what the request changed so the API would take it (`thought_signature_skipped`). */
   readonly warn: (warning: ModelWarning) => void;
 }
@@ -18,7 +25,8 @@ export interface GeminiRequestInput {
 /**
  * Builds the `generateContent` parameters: `model`, `contents`, and a `config` of
  * `systemInstruction`, `tools` (`functionDeclarations`), `toolConfig`, `thinkingConfig`,
- * `maxOutputTokens` and `temperature`, each only when set. The signal and the client's HTTP
+ * `maxOutputTokens`, `temperature`, and `responseMimeType: 'application/json'` with
+ * `responseJsonSchema` (the response format's schema, without `$schema`), each only when set. The signal and the client's HTTP
  * options are added per attempt.
  *
  * @throws {InvalidArgumentError} for a tool schema or a content part Gemini cannot take.
@@ -36,5 +44,10 @@ export function buildGeminiRequest(input: GeminiRequestInput): GeminiRequest {
   if (options.thinking !== undefined) config['thinkingConfig'] = { ...options.thinking };
   if (options.maxOutputTokens !== undefined) config['maxOutputTokens'] = options.maxOutputTokens;
   if (options.temperature !== undefined) config['temperature'] = options.temperature;
+  if (input.responseFormat !== undefined) {
+    const { $schema: _ignored, ...schema } = input.responseFormat.schema;
+    config['responseMimeType'] = 'application/json';
+    config['responseJsonSchema'] = schema;
+  }
   return { model: options.model, contents, config };
 }

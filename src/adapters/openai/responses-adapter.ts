@@ -11,6 +11,7 @@ import type { OpenAIResponsesClient } from '../shared/openai-client.js';
 import { openaiWire } from '../shared/openai-connect.js';
 import { contextWindowOption, AdapterConnection, requestOptions } from '../shared/adapter-connection.js';
 import { readBody } from '../shared/read-body.js';
+import { checkResponseFormat, nativeStructuredOutputOption } from '../shared/response-format.js';
 import { streamAttemptEvents } from '../shared/stream-attempt.js';
 import { callWithRetries, streamWithRetries } from '../shared/with-retries.js';
 import { responsesDataKey } from './responses-input.js';
@@ -32,7 +33,8 @@ const defaults: ProviderDefaults = {
  * back as the output items OpenAI returned, in its order: reasoning items whole (with their
  * encrypted content under the default `store: false`), message items, `function_call` items; tool
  * results as `function_call_output` items. What OpenAI needs back is kept in the transcript under
- * `providerData['openai.responses']`.
+ * `providerData['openai.responses']`. A call's `responseFormat` goes out as `text.format`
+ * (`json_schema`), unless `nativeStructuredOutput` is false.
  *
  * Retries, timeouts, abort and errors work as in the Chat Completions adapters: the client sends
  * each request, the adapter reads the body, bounds each attempt by `timeout` and retries.
@@ -50,12 +52,18 @@ export class OpenAIResponsesAdapter implements ModelAdapter {
   readonly contextWindowTokens: number | undefined;
   /** Provider data of this adapter is kept, and read back, under `'openai.responses'`. */
   readonly providerDataKey = responsesDataKey;
+  /**
+   * True unless `nativeStructuredOutput` is false: a call's `responseFormat` is sent as
+   * `text.format` (`json_schema`), its schema made strict when it asks for `strict: true`.
+   */
+  readonly supportsResponseFormat: boolean;
   private readonly options: OpenAIResponsesAdapterOptions;
   private readonly connection: AdapterConnection<OpenAIResponsesClient>;
 
   constructor(options: OpenAIResponsesAdapterOptions) {
     this.connection = new AdapterConnection(options, defaults, openaiWire());
     validateResponsesOptions(options);
+    this.supportsResponseFormat = nativeStructuredOutputOption(options) ?? true;
     this.options = options;
     this.provider = this.connection.provider;
     this.model = options.model;
@@ -114,18 +122,21 @@ export class OpenAIResponsesAdapter implements ModelAdapter {
     );
   }
 
-  /** The request body; throws before any request when a tool cannot be sent. */
+  /** The request body; throws before any request when a tool or the response format cannot be sent. */
   private body(
     messages: readonly ChatMessage[],
     tools: readonly ModelToolDefinition[],
     options: ModelCallOptions,
     stream: boolean,
   ): Record<string, unknown> {
+    const responseFormat = this.supportsResponseFormat ? options.responseFormat : undefined;
+    if (responseFormat !== undefined) checkResponseFormat(responseFormat);
     return buildResponsesBody({
       options: this.options,
       messages,
       tools,
       toolChoice: options.toolChoice ?? this.options.toolChoice,
+      responseFormat,
       stream,
     });
   }

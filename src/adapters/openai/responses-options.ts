@@ -61,6 +61,14 @@ export interface OpenAIResponsesAdapterOptions extends Pick<
    * @default false
    */
   readonly previousResponseId?: boolean;
+  /**
+   * Send a call's `responseFormat` as `text.format: { type: 'json_schema', ... }` (OpenAI's
+   * Structured Outputs), beside `text.verbosity`. `false` for a model or a compatible server that
+   * refuses it: the adapter then sends no `text.format`, and `supportsResponseFormat` is false, so
+   * the orchestrator asks for a typed output through a final-answer tool instead.
+   * @default true
+   */
+  readonly nativeStructuredOutput?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../model/messages.js';
-import type { ModelToolDefinition, ToolChoice } from '../../model/model-adapter.js';
+import type { ModelToolDefinition, ResponseFormat, ToolChoice } from '../../model/model-adapter.js';
+import { toStrictResponseSchema } from '../shared/response-format.js';
 import { toStrictSchema } from '../shared/strict-schema.js';
 import { toResponsesInput } from './responses-input.js';
 import type { OpenAIResponsesAdapterOptions } from './responses-options.js';
@@ -10,13 +11,16 @@ export interface ResponsesBodyInput {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
+  /** A call's response format, sent as `text.format` (`json_schema`); checked by the caller. */
+  readonly responseFormat?: ResponseFormat | undefined;
   readonly stream: boolean;
 }
 
 /**
  * Builds a `responses.create` body; parameters the caller did not set are not sent. With `store:
  * false` (the default) it asks for `include: ['reasoning.encrypted_content']`, so every reasoning
- * item can be sent back whole.
+ * item can be sent back whole. A response format goes in `text.format`, beside the `text` option's
+ * `verbosity`.
  */
 export function buildResponsesBody(request: ResponsesBodyInput): Record<string, unknown> {
   const { options, tools } = request;
@@ -37,7 +41,10 @@ export function buildResponsesBody(request: ResponsesBodyInput): Record<string, 
     body['parallel_tool_calls'] = options.parallelToolCalls;
   const fields: Record<string, unknown> = {
     reasoning: options.reasoning,
-    text: options.text,
+    text:
+      request.responseFormat === undefined
+        ? options.text
+        : { ...options.text, format: toTextFormat(request.responseFormat) },
     max_output_tokens: options.maxOutputTokens,
     prompt_cache_key: options.promptCacheKey,
     service_tier: options.serviceTier,
@@ -57,6 +64,18 @@ function toResponsesTool(tool: ModelToolDefinition, strictByDefault: boolean): R
     name,
     description,
     parameters: strict ? toStrictSchema(name, parameters) : parameters,
+    strict,
+  };
+}
+
+/** Responses' `text.format` for a JSON Schema: flat, its schema made strict when it asks for `strict: true`. */
+function toTextFormat(format: ResponseFormat): Record<string, unknown> {
+  const strict = format.strict ?? false;
+  return {
+    type: 'json_schema',
+    name: format.name,
+    ...(format.description === undefined ? {} : { description: format.description }),
+    schema: strict ? toStrictResponseSchema(format) : format.schema,
     strict,
   };
 }

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../../model/messages.js';
-import type { ModelToolDefinition, ToolChoice } from '../../model/model-adapter.js';
+import type { ModelToolDefinition, ResponseFormat, ToolChoice } from '../../model/model-adapter.js';
 import type { ChatCompletionsAdapterOptions } from './chat-completions-options.js';
+import { toStrictResponseSchema } from './response-format.js';
 import { toStrictSchema } from './strict-schema.js';
 import { toWireContent } from './wire-content.js';
 import type { AcceptedParts } from './wire-content.js';
@@ -18,6 +19,11 @@ export interface RequestBodyInput {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
+  /**
+   * A call's response format, sent as `response_format` (`json_schema`) in place of the
+   * adapter's `responseFormat` option. Checked by the caller.
+   */
+  readonly responseFormat?: ResponseFormat | undefined;
   readonly reasoningReplay: ReasoningReplay;
   /** The adapter's `providerDataKey`: only data under it is sent back. */
   readonly providerDataKey: string;
@@ -44,7 +50,10 @@ export function buildRequestBody(input: RequestBodyInput): Record<string, unknow
   if (hasTools && options.parallelToolCalls !== undefined)
     body['parallel_tool_calls'] = options.parallelToolCalls;
   const sampling: Record<string, unknown> = {
-    response_format: options.responseFormat,
+    response_format:
+      input.responseFormat === undefined
+        ? options.responseFormat
+        : toWireResponseFormat(input.responseFormat),
     temperature: options.temperature,
     top_p: options.topP,
     max_tokens: options.maxTokens,
@@ -103,6 +112,20 @@ function toWireMessage(
   if (replay === 'all' || (replay === 'tool_turns' && hasToolCalls))
     wire['reasoning_content'] = reasoningContent ?? '';
   return wire;
+}
+
+/** Chat Completions' `json_schema` response format; a strict one has its schema made strict. */
+function toWireResponseFormat(format: ResponseFormat): Record<string, unknown> {
+  const strict = format.strict ?? false;
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: format.name,
+      ...(format.description === undefined ? {} : { description: format.description }),
+      schema: strict ? toStrictResponseSchema(format) : format.schema,
+      strict,
+    },
+  };
 }
 
 function toWireTool(tool: ModelToolDefinition, strictByDefault: boolean): Record<string, unknown> {

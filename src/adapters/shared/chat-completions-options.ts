@@ -97,7 +97,11 @@ export interface ChatCompletionsAdapterOptions {
    * @default false
    */
   readonly strictTools?: boolean;
-  /** Ask for JSON output (`json_object`) or output matching a schema (`json_schema`). */
+  /**
+   * Ask for JSON output (`json_object`) or output matching a schema (`json_schema`) on every call.
+   * A call's own `responseFormat` (the orchestrator's typed `output`) is sent instead when the
+   * adapter supports it.
+   */
   readonly responseFormat?: ResponseFormat;
   readonly temperature?: number;
   readonly topP?: number;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkOutputConfig } from './anthropic-output-format-rules.js';
 
 /** One content block the server is told to produce; it adds ids and signatures. */
 export type ScriptedBlock =
@@ -116,7 +117,8 @@ function withoutCacheControl(block: Block): Block {
  * whose thinking or signature is not byte-for-byte what it issued; thinking blocks that preceded a
  * `tool_use` missing, reordered or altered in the message that carries it; with thinking on, a last
  * assistant turn of a tool loop that does not start with its thinking, or a `tool_choice` that
- * forces a tool; more than 4 `cache_control` breakpoints; a prompt over `contextWindowTokens`.
+ * forces a tool; more than 4 `cache_control` breakpoints; a prompt over `contextWindowTokens`; an
+ * `output_config` Anthropic refuses (see `checkOutputConfig`).
  *
  * It counts prompt caching as Anthropic reports it: the prefix (tools, then system, then messages)
  * up to each breakpoint is hashed, without the `cache_control` markers; the longest prefix already
@@ -139,6 +141,8 @@ export async function startFakeAnthropicServer(
 
   const check = (body: Record<string, unknown>): Extract<ScriptedAnswer, { type: 'error' }> | undefined => {
     if (typeof body['max_tokens'] !== 'number') return invalid('max_tokens: Field required');
+    const outputProblem = checkOutputConfig(body);
+    if (outputProblem !== undefined) return invalid(outputProblem);
     const messages = Array.isArray(body['messages']) ? (body['messages'] as Message[]) : [];
     if (messages.length === 0) return invalid('messages: at least one message is required');
     if (messages[0]!.role !== 'user') return invalid('messages: first message must use the "user" role');

@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import type { Usage } from '../../../src/index.js';
+import { checkChatResponseFormat } from '../openai-response-format-rules.js';
 import type { Plan, PlannedTurn } from './conformance-plan.js';
 import { waitForStalledStream } from './conformance-server.js';
 import type { ConformanceServer, InjectedFailure } from './conformance-server.js';
@@ -203,7 +204,8 @@ export function normalizedUsage(turn: number, promptTokens: number): Usage {
 
 /**
  * The first rule the request breaks, as the provider words its 400, or `undefined`. Checked: the
- * fields a message may carry, the pairing of tool calls and results (OpenAI's wording), each
+ * fields a message may carry, a `response_format` OpenAI refuses (and on DeepSeek any
+ * `json_schema`), the pairing of tool calls and results (OpenAI's wording), each
  * provider's reasoning rule, and that earlier turns come back as they were returned.
  */
 function brokenRule(
@@ -213,6 +215,13 @@ function brokenRule(
 ): string | undefined {
   const messages = body['messages'];
   if (!Array.isArray(messages)) return "Missing required parameter: 'messages'.";
+  const format = checkChatResponseFormat(body);
+  if (format !== undefined) return format.message;
+  if (
+    profile === 'deepseek' &&
+    (body['response_format'] as { type?: unknown } | undefined)?.type === 'json_schema'
+  )
+    return 'This response_format type is unavailable now';
   const hasTools = Array.isArray(body['tools']) && body['tools'].length > 0;
   if (profile === 'deepseek' && !isDeepStrictEqual(body['thinking'], { type: 'enabled' }))
     return 'The conformance server plays DeepSeek in thinking mode: send thinking: { type: "enabled" }.';

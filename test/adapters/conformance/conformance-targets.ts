@@ -152,6 +152,8 @@ export const conformanceTargets: readonly ConformanceTarget[] = [
       new GeminiAdapter({
         ...connectionOptions(connection),
         thinking: { thinkingLevel: 'LOW', includeThoughts: true },
+        // The fake server's model name says no version; the live model is a Gemini 3 anyway.
+        nativeStructuredOutput: true,
       }),
     startServer: (plan) => startGeminiConformanceServer(plan),
     reasoningOf: (message) => {

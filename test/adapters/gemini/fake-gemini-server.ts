@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkResponseSchema } from './gemini-response-schema-rules.js';
 
 /** The value Gemini documents for a function call it did not sign; the validator lets it pass. */
 export const skipSignature = 'skip_thought_signature_validator';
@@ -134,6 +135,7 @@ const partsOf = (content: Content): Part[] => (Array.isArray(content.parts) ? (c
  * answer the calls of the model content right before, one each, in order, by name (and id when the
  * call had one), with `response` holding `output` or `error`; a model content of calls must be
  * followed by its responses. A prompt over `contextWindowTokens` gets Gemini's overflow message.
+ * Structured-output settings Gemini refuses (see `checkResponseSchema`) get a 400 too.
  */
 export async function startFakeGeminiServer(
   options: FakeGeminiServerOptions = {},
@@ -145,7 +147,12 @@ export async function startFakeGeminiServer(
   const issued = new Map<string, { part: string; answer: number; position: number }>();
   let answers = 0;
 
-  const check = (body: Record<string, unknown>): Extract<ScriptedAnswer, { type: 'error' }> | undefined => {
+  const check = (
+    body: Record<string, unknown>,
+    model: string,
+  ): Extract<ScriptedAnswer, { type: 'error' }> | undefined => {
+    const schemaProblem = checkResponseSchema(body, model);
+    if (schemaProblem !== undefined) return invalid(schemaProblem);
     const contents = Array.isArray(body['contents']) ? (body['contents'] as Content[]) : [];
     if (contents.length === 0) return invalid('* GenerateContentRequest.contents: contents is not specified');
     for (const [index, content] of contents.entries()) {
@@ -292,7 +299,7 @@ export async function startFakeGeminiServer(
       const refused: ScriptedAnswer | undefined =
         route === null
           ? { type: 'error', status: 404, statusName: 'NOT_FOUND', message: `No route ${url}` }
-          : check(body);
+          : check(body, route[1]!);
       const answer: ScriptedAnswer = refused ??
         options.script?.(body, index) ??
         queue.shift() ?? {

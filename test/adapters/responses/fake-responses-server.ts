@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkResponsesTextFormat } from '../openai-response-format-rules.js';
 import { streamEvents } from './responses-stream-events.js';
 
 /** One output item the server is told to produce; it adds the ids, the status and the encrypted content. */
@@ -100,8 +101,9 @@ function refusal(status: number, message: string, code: string | null, param = '
  * reasoning item sent by id only under `store: false` is not found (404), encrypted content must be
  * byte-for-byte what was issued (400), an item issued after a reasoning item needs that item right
  * before it (400), a `function_call_output` needs its `function_call` and the other way round (400),
- * `previous_response_id` must name a stored response (400), and an input longer than the context
- * window is refused with `context_length_exceeded` (400).
+ * `previous_response_id` must name a stored response (400), a `text.format` OpenAI refuses (see
+ * `checkResponsesTextFormat`) gets its 400, and an input longer than the context window is refused
+ * with `context_length_exceeded` (400).
  */
 export async function startFakeResponsesServer(
   options: FakeResponsesServerOptions = {},
@@ -115,6 +117,8 @@ export async function startFakeResponsesServer(
   const nextId = (prefix: string): string => `${prefix}_${(++counter).toString().padStart(4, '0')}`;
 
   const check = (body: Record<string, unknown>): ScriptedAnswer | undefined => {
+    const format = checkResponsesTextFormat(body);
+    if (format !== undefined) return refusal(400, format.message, null, format.param);
     const input = Array.isArray(body['input']) ? (body['input'] as Item[]) : [];
     let history: Item[] = [];
     const previous = body['previous_response_id'];
