@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError, ServerError, ToolOrchestrator } from '../../../src/index.js';
-import type {
-  AssistantMessage,
-  ChatMessage,
-  ModelAdapter,
-  ResponseFormat,
-  TraceEvent,
-  Usage,
-} from '../../../src/index.js';
+import type { AssistantMessage, ChatMessage, TraceEvent, Usage } from '../../../src/index.js';
 import type { ConformanceServer } from './conformance-server.js';
 import { lookupAllAtOnce, lookupEach, lookupThen } from './conformance-plan.js';
 import type { Plan } from './conformance-plan.js';
@@ -78,9 +71,8 @@ function expectNoRuleBroken(server: ConformanceServer | undefined): void {
   if (server !== undefined) expect(server.rejections).toEqual([]);
 }
 
-/** The answer's schema in the structured-output scenario: its property name shows where it was sent. */
-const foundWords: ResponseFormat = {
-  type: 'json_schema',
+/** The typed output of the structured-output scenario: its property name shows where it was sent. */
+const foundWords = {
   name: 'found_words',
   description: 'The words the lookup tool found',
   schema: {
@@ -92,29 +84,9 @@ const foundWords: ResponseFormat = {
   strict: true,
 };
 
-/**
- * The adapter with `responseFormat` on every call, as the orchestrator sends it for a typed
- * output to an adapter that supports native structured output.
- */
-function withResponseFormat(adapter: ModelAdapter, responseFormat: ResponseFormat): ModelAdapter {
-  const { stream } = adapter;
-  return {
-    ...(adapter.provider === undefined ? {} : { provider: adapter.provider }),
-    ...(adapter.providerDataKey === undefined ? {} : { providerDataKey: adapter.providerDataKey }),
-    supportsResponseFormat: true,
-    call: (messages, tools, options = {}) => adapter.call(messages, tools, { ...options, responseFormat }),
-    ...(stream === undefined
-      ? {}
-      : {
-          stream: (messages, tools, options = {}) =>
-            stream.call(adapter, messages, tools, { ...options, responseFormat }),
-        }),
-  };
-}
-
 const scenarios: readonly Scenario[] = [
   {
-    name: 'structured output: a tool turn, then a JSON answer under the native response format',
+    name: 'typed output: a tool turn, then a JSON answer (native structured output, or the final-answer tool)',
     live: true,
     plan: (turn) =>
       turn === 0
@@ -122,19 +94,13 @@ const scenarios: readonly Scenario[] = [
         : { content: '{"found_words":["alpha"]}' },
     async run({ target, server, connection }) {
       const adapter = target.createAdapter(connection());
-      if (adapter.supportsResponseFormat !== true) {
-        // DeepSeek documents no schema: the orchestrator's final-answer tool covers it.
-        expect(target.name).toBe('deepseek-thinking');
-        return;
-      }
       for (const stream of [false, true]) {
+        // Native structured output where the adapter has it; DeepSeek documents no schema, so the
+        // run offers a final-answer tool, and takes the JSON text the model answered with.
         const result = await new ToolOrchestrator(
-          withResponseFormat(adapter, foundWords),
+          adapter,
           { lookup },
-          {
-            maxTurns: 4,
-            stream,
-          },
+          { maxTurns: 4, stream, output: foundWords },
         ).run([
           {
             role: 'user',
@@ -143,9 +109,9 @@ const scenarios: readonly Scenario[] = [
         ]);
         expect(result.stopReason).toBe('final');
         expectNoRuleBroken(server);
-        expect(JSON.parse(result.content)).toEqual({ found_words: ['alpha'] });
+        expect(result.output).toEqual({ found_words: ['alpha'] });
         if (server === undefined) continue;
-        // The answer's property name reaches each request only through the response format.
+        // The output's name reaches each request only through the response format (or the final-answer tool).
         for (const body of server.requests.slice(stream ? 2 : 0))
           expect(JSON.stringify(body)).toContain('found_words');
       }
