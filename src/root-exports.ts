@@ -22,6 +22,8 @@ export type {
   OutputOption,
   OutputOptions,
 } from './orchestrator/output/output-options.js';
+export type { AgentToolOptions } from './orchestrator/agent-tool.js';
+export type { CallingRun } from './tools/calling-run.js';
 export type {
   PrepareTurn,
   PrepareTurnHook,

@@ -1,4 +1,6 @@
 import { describeThrown } from '../errors/describe-value.js';
+import { addUsage } from '../model/usage.js';
+import type { TraceEvent } from '../tracing/trace-events.js';
 import { contentAsText, contentLength } from '../model/content-parts.js';
 import type { ToolCall, ToolMessage } from '../model/messages.js';
 import { errorContent } from '../tools/serialize-result.js';
@@ -142,6 +144,12 @@ export function batchContextOf(state: RunState, config: RunConfig): ToolBatchCon
     runId: state.runId,
     turnIndex: state.currentTurn?.turnIndex ?? state.trace.turn,
     ...(state.signal === undefined ? {} : { signal: state.signal }),
+    callingRun: {
+      emit(event: TraceEvent) {
+        state.trace.forward(event);
+        if (event.type === 'llm_call') state.usage = addUsage(state.usage, event.data.usage);
+      },
+    },
   } as ToolBatchContext;
 }
 

@@ -15,6 +15,8 @@ import type { Refusal } from './turn-progress.js';
 import type { LoopGuardState } from './loop-guard.js';
 import { createLoopGuardState } from './loop-guard.js';
 import type { RunHandles, RunState } from './run-state.js';
+import { applyDecisions } from './approvals.js';
+import type { ApprovalDecision } from '../durable/run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 
 /** What `strategyState.loop` holds (see `takeSnapshot`). */
@@ -209,4 +211,24 @@ export function recordedResult(saved: SavedRunState, pricing: ModelPricing | und
     ...(pricing === undefined ? {} : { costUsd: costUsd(saved.usage, pricing) }),
     runId: saved.runId,
   };
+}
+
+/**
+ * The state a resume goes on from: the saved run with `approvals` added to its decisions.
+ *
+ * @throws {InvalidArgumentError} for a decision on a call that waits for none, or that contradicts an earlier one.
+ */
+export function resumedRun(
+  saved: SavedRunState,
+  approvals: { readonly [toolCallId: string]: ApprovalDecision } | undefined,
+  handles: RunHandles,
+  settings: RestoreSettings,
+): RunState {
+  const decisions = { ...saved.approvalDecisions };
+  applyDecisions(
+    decisions,
+    approvals,
+    saved.pendingApprovals.map((approval) => approval.toolCallId),
+  );
+  return restoreRun({ ...saved, approvalDecisions: decisions }, handles, settings);
 }

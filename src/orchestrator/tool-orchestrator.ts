@@ -4,7 +4,7 @@ import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
-import type { ToolRegistry } from '../tools/define-tool.js';
+import type { Tool, ToolRegistry } from '../tools/define-tool.js';
 import { ToolRunner } from '../tools/tool-runner.js';
 import type { TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
 import type {
@@ -13,26 +13,24 @@ import type {
   RunResult,
   ToolOrchestratorOptions,
 } from './orchestrator-options.js';
-import { applyDecisions } from './approvals.js';
-import { checkFingerprint, checkNewRunId, loadSavedRun, recordedResult, restoreRun } from './restore-run.js';
+import { checkFingerprint, checkNewRunId, loadSavedRun, recordedResult, resumedRun } from './restore-run.js';
 import { resolveContextWindow } from './context-window/resolve-context-window.js';
-import type { CheckpointStore } from '../durable/checkpoint-store.js';
-import type { ResolvedContextWindow } from './context-window/context-window-options.js';
 import { resolveRunConfig } from './run-config.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig, RunConfigSources } from './run-config.js';
 import { startRunState, withSystemPrompt } from './run-state.js';
 import { SignalWatchers } from '../shared/signal-watchers.js';
 import { liveRun } from './live-run.js';
-import type { StreamHooks } from './live-run.js';
+import type { LiveRunOptions, StreamHooks } from './live-run.js';
 import type { RunHandles } from './run-state.js';
 import { driveRun } from './drive-run.js';
 import { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
-import type { StopCondition } from './stop-conditions.js';
 import { validateOrchestratorInput, validateResumeOptions, validateRunInput } from './validate-options.js';
 import { resolveOutput } from './output/output-options.js';
-import type { OutputOf, ResolvedOutput } from './output/output-options.js';
+import { agentTool } from './agent-tool.js';
+import type { AgentToolOptions, RunsAgent } from './agent-tool.js';
+import type { OutputOf } from './output/output-options.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
@@ -50,20 +48,16 @@ const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
 export class ToolOrchestrator<Context extends object = Record<string, unknown>, OutputSchema = undefined> {
   readonly adapter: ModelAdapter;
   readonly toolRegistry: ToolRegistry;
-  readonly #toolDefinitions: ToolDefinitionsCache;
   readonly #options: ToolOrchestratorOptions<Context, OutputSchema>;
-  /** The `output` option, resolved once. */
-  readonly #output: ResolvedOutput | undefined;
-  readonly #runner: ToolRunner;
+  /** What every run's configuration is resolved from, but the run's own options: resolved once. */
+  readonly #sources: Omit<RunConfigSources<object>, 'runOptions' | 'streaming'>;
   readonly #emitter = new EventEmitter();
   /** One listener per signal the runs share, however many runs wait on it. */
   readonly #watchers = new SignalWatchers();
-  readonly #stopConditions: readonly StopCondition[];
   readonly #now: () => number;
   readonly #generateId: () => string;
   /** The tool set and model of this orchestrator's runs, as saved in their checkpoints. */
   readonly #fingerprint: RunFingerprint;
-  readonly #contextWindow: ResolvedContextWindow | undefined;
 
   constructor(
     adapter: ModelAdapter,
@@ -71,23 +65,26 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
     options: ToolOrchestratorOptions<Context, OutputSchema> = {},
   ) {
     validateOrchestratorInput(adapter, toolRegistry, options);
-    this.#output = resolveOutput('output', options.output, adapter, toolRegistry);
     this.adapter = adapter;
     this.toolRegistry = toolRegistry;
-    this.#toolDefinitions = new ToolDefinitionsCache(toolRegistry);
     this.#options = options;
-    this.#now = options.now ?? defaultNow;
+    const now = (this.#now = options.now ?? defaultNow);
     this.#generateId = options.generateId ?? defaultGenerateId;
-    this.#contextWindow = resolveContextWindow('contextWindow', options.contextWindow, adapter);
-    this.#runner =
-      options.toolRunner ??
-      new ToolRunner(toolRegistry, {
-        ...(options.maxToolResultChars === undefined ? {} : { maxResultChars: options.maxToolResultChars }),
-        now: this.#now,
-      });
+    const maxResultChars = options.maxToolResultChars;
     const stopWhen = options.stopWhen;
-    this.#stopConditions =
-      stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
+    this.#sources = {
+      adapter,
+      registry: toolRegistry,
+      definitions: new ToolDefinitionsCache(toolRegistry),
+      runner:
+        options.toolRunner ??
+        new ToolRunner(toolRegistry, { ...(maxResultChars === undefined ? {} : { maxResultChars }), now }),
+      options,
+      stopConditions: stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen,
+      contextWindow: resolveContextWindow('contextWindow', options.contextWindow, adapter),
+      output: resolveOutput('output', options.output, adapter, toolRegistry),
+      now,
+    };
     this.#fingerprint = fingerprintRun({ tools: toolRegistry, model: adapter.model });
   }
 
@@ -165,28 +162,27 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
   }
 
   /**
+   * This agent as a tool another agent calls: each call is a run of this orchestrator nested in
+   * the calling run, its events, usage and abort tied to it (see {@link AgentToolOptions}).
+   *
+   * @example
+   * const research = researcher.asTool({ name: 'research', description: 'Researches a topic' });
+   */
+  asTool<Parameters = undefined>(options: AgentToolOptions<Parameters>): Tool {
+    return agentTool(this as unknown as RunsAgent, options);
+  }
+
+  /**
    * The tools as the model sees them. Derived from the registry again when it has changed (an MCP
    * connection's registry changes in place on `tools/list_changed`), so the next model call, even
    * of a run under way, offers the current tools.
    */
   get tools(): readonly ModelToolDefinition[] {
-    return this.#toolDefinitions.current();
+    return this.#sources.definitions.current();
   }
 
   #config(runOptions: RunOptions<Context, unknown>, streaming: boolean): RunConfig {
-    return resolveRunConfig({
-      adapter: this.adapter,
-      registry: this.toolRegistry,
-      definitions: this.#toolDefinitions,
-      runner: this.#runner,
-      options: this.#options,
-      runOptions,
-      streaming,
-      stopConditions: this.#stopConditions,
-      contextWindow: this.#contextWindow,
-      output: this.#output,
-      now: this.#now,
-    });
+    return resolveRunConfig({ ...this.#sources, runOptions, streaming });
   }
 
   /**
@@ -242,42 +238,25 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
     if (resumeOptions.force !== true) checkFingerprint(saved, this.#fingerprint);
     const config = this.#config(resumeOptions, hooks !== undefined);
     if (saved.result !== null) return recordedResult(saved, config.budget?.pricing);
-    const decisions = { ...saved.approvalDecisions };
-    applyDecisions(
-      decisions,
-      resumeOptions.approvals,
-      saved.pendingApprovals.map((approval) => approval.toolCallId),
-    );
-    const handles = this.#live(saved.runId, resumeOptions, hooks, config, store, saved);
-    const state = restoreRun({ ...saved, approvalDecisions: decisions }, handles, {
-      guardOn: config.loopGuard !== undefined,
-      generateId: this.#generateId,
+    const { runId } = saved;
+    const handles = this.#live({
+      runId,
+      runOptions: resumeOptions,
+      hooks,
+      config,
+      checkpointStore: store,
+      saved,
     });
-    return driveRun(state, config);
+    const settings = { guardOn: config.loopGuard !== undefined, generateId: this.#generateId };
+    return driveRun(resumedRun(saved, resumeOptions.approvals, handles, settings), config);
   }
 
   /** The run's handles in this process: see `liveRun`. */
   #live(
-    runId: string,
-    runOptions: RunOptions<Context, unknown> | ResumeOptions<Context, unknown>,
-    hooks: StreamHooks | undefined,
-    config: RunConfig,
-    checkpointStore: CheckpointStore | undefined,
-    saved?: SavedRunState,
+    run: Pick<LiveRunOptions, 'runId' | 'runOptions' | 'hooks' | 'config' | 'checkpointStore' | 'saved'>,
   ): RunHandles {
-    return liveRun({
-      runId,
-      config,
-      checkpointStore,
-      fingerprint: this.#fingerprint,
-      saved,
-      options: this.#options,
-      runOptions,
-      hooks,
-      emitter: this.#emitter,
-      watchers: this.#watchers,
-      now: this.#now,
-    });
+    const instance = { fingerprint: this.#fingerprint, options: this.#options, emitter: this.#emitter };
+    return liveRun({ ...run, ...instance, watchers: this.#watchers, now: this.#now });
   }
 
   async #execute(
@@ -291,7 +270,14 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
     const store = runOptions.checkpointStore ?? this.#options.checkpointStore;
     const runId = runOptions.runId ?? this.#generateId();
     if (runOptions.runId !== undefined) await checkNewRunId(runId, store);
-    const handles = this.#live(runId, runOptions, hooks, config, store);
+    const handles = this.#live({
+      runId,
+      runOptions,
+      hooks,
+      config,
+      checkpointStore: store,
+      saved: undefined,
+    });
     const requestId = typeof context.requestId === 'string' ? context.requestId : this.#generateId();
     const transcript = withSystemPrompt(messages, systemPrompt);
     const guardOn = config.loopGuard !== undefined;

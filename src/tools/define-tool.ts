@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../model/model-adapter.js';
+import type { CallingRun } from './calling-run.js';
 import { describeThrown } from '../errors/describe-value.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { compileSchema, isZodSchema } from './schema.js';
@@ -18,10 +19,12 @@ export type ToolExecutionContext<Context extends object = Record<string, unknown
   readonly toolCallId: string;
   /** Aborted when the run is aborted or the tool's timeout passes. */
   readonly signal: AbortSignal;
+  /** The run that made this call, for a tool that runs an agent of its own (see {@link CallingRun}). */
+  readonly callingRun?: CallingRun;
 };
 
 /** Infers a tool's input type from a zod schema; a plain JSON Schema gives `any`. */
-type InferInput<Parameters> = Parameters extends { _output: infer Output }
+export type InferInput<Parameters> = Parameters extends { _output: infer Output }
   ? Output
   : Parameters extends { _zod: { output: infer Output } }
     ? Output

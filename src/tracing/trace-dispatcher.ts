@@ -64,6 +64,26 @@ export class TraceDispatcher {
       seq: this.#seq++,
       data,
     } as TraceEventOf<Type>;
+    this.#deliver(event as TraceEvent);
+    return event;
+  }
+
+  /**
+   * Delivers an event of a nested run (a subagent's) as it is, with its own `runId` and `seq`: to
+   * `traces`, this run's listeners, the sink and `on()` listeners, content stripped under
+   * `traceContent: 'metadata'`.
+   */
+  forward(event: TraceEvent): void {
+    this.#deliver(
+      this.#metadataOnly
+        ? ({ ...event, data: metadataOnly(event.type, event.data as never) } as TraceEvent)
+        : event,
+    );
+  }
+
+  #deliver(event: TraceEvent): void {
+    const options = this.#options;
+    const type = event.type;
     if (options.collect) this.traces.push(event as TraceEvent);
     const runListeners = options.runListeners;
     if (runListeners !== undefined) {
@@ -98,7 +118,6 @@ export class TraceDispatcher {
         }
       }
     }
-    return event;
   }
 
   #sinkFailed(error: unknown, event: TraceEvent): void {

@@ -50,10 +50,12 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'validateRunState',
     ],
     types: [
+      'AgentToolOptions',
       'ApprovalDecision',
       'AssistantMessage',
       'BudgetExceededErrorOptions',
       'BudgetLimit',
+      'CallingRun',
       'ChatMessage',
       'ChatRole',
       'CheckpointStore',

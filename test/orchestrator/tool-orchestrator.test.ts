@@ -439,14 +439,18 @@ describe('ToolOrchestrator', () => {
     expect(first.messages).toHaveLength(4);
   });
 
-  it('hands the caller context, requestId, runId, turnIndex, toolCallId and a signal to tools', async () => {
+  it('hands the caller context, requestId, runId, turnIndex, toolCallId, a signal and the calling run to tools', async () => {
     const contexts: unknown[] = [];
     const inspect = defineTool({
       name: 'inspect',
       description: 'Inspect',
       parameters: z.object({}),
       execute: (_input, context: Record<string, unknown>) => {
-        contexts.push({ ...context, signal: context['signal'] instanceof AbortSignal });
+        contexts.push({
+          ...context,
+          signal: context['signal'] instanceof AbortSignal,
+          callingRun: typeof (context['callingRun'] as { emit?: unknown } | undefined)?.emit,
+        });
         return 'ok';
       },
     });
@@ -468,6 +472,7 @@ describe('ToolOrchestrator', () => {
         turnIndex: 0,
         toolCallId: 't1',
         signal: true,
+        callingRun: 'function',
       },
       {
         projectId: 'p-1',
@@ -476,6 +481,7 @@ describe('ToolOrchestrator', () => {
         turnIndex: 1,
         toolCallId: 't2',
         signal: true,
+        callingRun: 'function',
       },
     ]);
   });
