@@ -26,6 +26,8 @@ export interface CallModelOptions {
   readonly toolChoice: ToolChoice | undefined;
   /** The extra call with tools disabled after `maxTurns`. */
   readonly finalAnswer: boolean;
+  /** Aborts this call; one that follows the run's signal (parallel input guardrails). @default the run's signal */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function callModelStep(
 ): Promise<CheckedResponse> {
   const { adapter, now } = config;
   const tools = options.tools;
-  const signal = state.signal;
+  const signal = options.signal ?? state.signal;
   const toolChoice = options.finalAnswer ? 'none' : options.toolChoice;
   const callOptions: ModelCallOptions = {
     ...(signal === undefined ? {} : { signal }),
@@ -92,7 +94,7 @@ export async function callModelStep(
     started = now();
     try {
       if (config.stream) {
-        raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
+        raw = await readModelStream(state, adapter, messages, tools, callOptions, provider, signal);
       } else {
         raw = await raceAbort(adapter.call(messages, tools, callOptions), signal);
       }

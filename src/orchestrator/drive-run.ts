@@ -13,6 +13,7 @@ import type { RunConfig } from './run-config.js';
 import { finalAnswerStep, runLoop } from './run-loop.js';
 import { warnForeignProviderData } from './foreign-provider-data.js';
 import type { RunState } from './run-state.js';
+import { trippedError } from './guardrails/guardrail-trip.js';
 
 /** Announces the run and runs the loop from `state` to its end or a pause, with its last checkpoint saved. */
 export async function driveRun(state: RunState, config: RunConfig): Promise<RunResult> {
@@ -50,7 +51,7 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     // An aborted run keeps its last checkpoint, so it can be resumed (a deploy aborts runs). A
     // run that ended before the abort came is saved as ended: its result says so too.
     if (stopReason !== 'aborted') {
-      await saveCheckpoint(state, { stopReason, content: state.lastResponse?.content ?? '' });
+      await saveCheckpoint(state, { stopReason, content: finalContent(state, stopReason) });
     }
   } catch (error) {
     if (!isAbortError(error, signal)) {
@@ -78,7 +79,14 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     }
     if (stopReason === 'loop_detected') throw new LoopDetectedError({ result });
   }
+  if (stopReason === 'guardrail_tripped') throw trippedError(state.guardrailTrip, result);
   return result;
+}
+
+/** The run's content: the last response's, but none for an aborted run or a tripped guardrail. */
+function finalContent(state: RunState, stopReason: RunStateStopReason): string {
+  if (stopReason === 'aborted' || stopReason === 'guardrail_tripped') return '';
+  return state.lastResponse?.content ?? '';
 }
 
 /** Ends the run for now: calls wait for a person's decision. Saves the state and returns it. */
@@ -122,8 +130,7 @@ async function finalAnswer(
       return 'budget_exceeded';
     }
   }
-  await finalAnswerStep(state, config);
-  return stopReason;
+  return (await finalAnswerStep(state, config)) ?? stopReason;
 }
 
 function emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopReason | 'error'): void {
@@ -140,7 +147,7 @@ function emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopRea
 function runResult(state: RunState, config: RunConfig, stopReason: RunStateStopReason): RunResult {
   const pricing = config.budget?.pricing;
   return {
-    content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
+    content: finalContent(state, stopReason),
     traces: state.trace.traces,
     messages: state.messages,
     stopReason,

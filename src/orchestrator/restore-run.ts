@@ -16,6 +16,7 @@ import type { LoopGuardState } from './loop-guard.js';
 import { createLoopGuardState } from './loop-guard.js';
 import type { RunHandles, RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
+import { restoredTrip } from './guardrails/guardrail-trip.js';
 
 /** What `strategyState.loop` holds (see `takeSnapshot`). */
 interface SavedLoopState {
@@ -88,6 +89,7 @@ export function restoreRun(saved: SavedRunState, handles: RunHandles, settings: 
     budgetOverrun: loop.budgetOverrun ?? undefined,
     stopRequested:
       loop.stopRequested ?? ((saved.strategyState['turn'] ?? {}) as SavedTurnState).stop ?? undefined,
+    guardrailTrip: restoredTrip(saved.strategyState['guardrail']),
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
     step: saved.step,

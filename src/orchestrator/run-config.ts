@@ -11,6 +11,8 @@ import { resolveLoopGuard } from './loop-guard.js';
 import type { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
+import { resolveGuardrails } from './guardrails/resolve-guardrails.js';
+import type { ResolvedGuardrails } from './guardrails/resolve-guardrails.js';
 
 /** How one run behaves: the orchestrator's options with the run's own applied, resolved once. */
 export interface RunConfig {
@@ -41,6 +43,8 @@ export interface RunConfig {
   readonly toolResultChars: number;
   /** Some tool of the registry has `needsApproval`: calls are asked about before a turn runs. */
   readonly approvals: boolean;
+  /** The orchestrator's guardrails, then the run's; `undefined` when there are none. */
+  readonly guardrails: ResolvedGuardrails | undefined;
   readonly now: () => number;
 }
 
@@ -97,6 +101,7 @@ export function resolveRunConfig<Context extends object>(sources: RunConfigSourc
     approvals: Object.values(sources.registry).some(
       (tool) => tool.needsApproval !== undefined && tool.needsApproval !== false,
     ),
+    guardrails: resolveGuardrails(options.guardrails, runOptions.guardrails),
     now: sources.now,
   };
 }

@@ -8,12 +8,15 @@ import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { isForcedChoice } from './prepare-turn-step.js';
 import { stopAfterTools, stopBeforeTurn } from './stop-reason.js';
+import { callModelGuarded } from './guardrails/input-guardrails.js';
+import { checkOutputGuardrails } from './guardrails/output-guardrails.js';
 
 /**
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
  * tools, check the stop conditions. A response that ends `'refusal'` ends the run with that stop
  * reason; one that ends `'pause_turn'` (a provider pausing its own long turn) is kept and the next
- * turn sends it back. Every step reads and writes `state` only, so the loop can stop
+ * turn sends it back. Guardrails (when there are any) judge the first call's input and the final
+ * answer; a tripwire ends the run with `'guardrail_tripped'`. Every step reads and writes `state` only, so the loop can stop
  * after any step and go on later from the same state: a resumed run whose turn was being answered
  * (`state.currentTurn`) first answers the rest of that turn.
  */
@@ -29,12 +32,19 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
     if (before !== undefined) return before;
     state.trace.turn = state.turns;
     const plan = await prepareTurnStep(state, config, false);
-    const { response, rejectedCalls } = await callModelStep(state, config, {
+    const call = {
       messages: plan.messages,
       tools: plan.tools,
       toolChoice: plan.toolChoice,
       finalAnswer: false,
-    });
+    };
+    const input = state.turns === 0 ? config.guardrails?.input : undefined;
+    const checked =
+      input === undefined || input.length === 0
+        ? await callModelStep(state, config, call)
+        : await callModelGuarded(state, config, input, call);
+    if (checked === undefined) return 'guardrail_tripped';
+    const { response, rejectedCalls } = checked;
     if ((response.tool_calls?.length ?? 0) === 0) {
       if (response.finish_reason === 'pause_turn') {
         // The provider paused a long turn of its own tools: sending it back lets the server go on.
@@ -55,6 +65,13 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
           message: 'The model stopped at its token limit; the answer may be cut short.',
         });
       }
+      if (config.guardrails !== undefined) {
+        const tripped = await checkOutputGuardrails(state, config, {
+          content: response.content ?? '',
+          output: undefined,
+        });
+        if (tripped !== undefined) return tripped;
+      }
       state.messages.push(assistantMessage(response));
       return 'final';
     }
@@ -74,8 +91,14 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
   }
 }
 
-/** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */
-export async function finalAnswerStep(state: RunState, config: RunConfig): Promise<void> {
+/**
+ * One last call with tools disabled; tool calls the model makes anyway are dropped from the
+ * transcript. Resolves to `'guardrail_tripped'` when an output guardrail tripped on the answer.
+ */
+export async function finalAnswerStep(
+  state: RunState,
+  config: RunConfig,
+): Promise<RunStateStopReason | undefined> {
   state.trace.turn = state.turns;
   if (config.finalAnswerPrompt !== undefined) {
     state.messages.push({ role: 'user', content: config.finalAnswerPrompt });
@@ -94,5 +117,13 @@ export async function finalAnswerStep(state: RunState, config: RunConfig): Promi
         'The model asked for tools on the final answer call, where tools are disabled; those calls were not run and are left out of the transcript (they are in the llm_call event).',
     });
   }
+  if (config.guardrails !== undefined) {
+    const tripped = await checkOutputGuardrails(state, config, {
+      content: response.content ?? '',
+      output: undefined,
+    });
+    if (tripped !== undefined) return tripped;
+  }
   state.messages.push(assistantMessage(response, []));
+  return undefined;
 }
