@@ -38,7 +38,7 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   for (let index = 0; index < toolCalls.length; index++) {
     if (isRunnable(current, index, state.approvalDecisions)) runIndexes.push(index);
   }
-  if (config.guardrails !== undefined || state.guardrailTrip !== undefined) {
+  if ((config.guardrails?.toolInput.length ?? 0) > 0 || state.guardrailTrip !== undefined) {
     runIndexes = await checkToolInputs(state, config, current, registry, runIndexes);
   }
   const runnable =

@@ -15,10 +15,10 @@ import { checkOutputGuardrails } from './guardrails/output-guardrails.js';
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
  * tools, check the stop conditions. A response that ends `'refusal'` ends the run with that stop
  * reason; one that ends `'pause_turn'` (a provider pausing its own long turn) is kept and the next
- * turn sends it back. Guardrails (when there are any) judge the first call's input and the final
- * answer; a tripwire ends the run with `'guardrail_tripped'`. Every step reads and writes `state` only, so the loop can stop
- * after any step and go on later from the same state: a resumed run whose turn was being answered
- * (`state.currentTurn`) first answers the rest of that turn.
+ * turn sends it back. Guardrails, when there are any, judge the first call's input and the final
+ * answer; a tripwire ends the run with `'guardrail_tripped'`. Every step reads and writes `state`
+ * only, so the loop can stop after any step and go on later from the same state: a resumed run
+ * whose turn was being answered (`state.currentTurn`) first answers the rest of that turn.
  */
 export async function runLoop(state: RunState, config: RunConfig): Promise<RunStateStopReason> {
   if (state.currentTurn !== undefined) {

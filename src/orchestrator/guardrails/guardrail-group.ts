@@ -34,9 +34,10 @@ export class GuardrailGroup {
     return this.#controller.signal;
   }
 
-  /** Calls `listener` when a guardrail of the group trips. */
+  /** Calls `listener` when a guardrail of the group trips (at once when one has). */
   onTrip(listener: () => void): void {
-    this.#waiting.add(() => listener());
+    if (this.#tripped) listener();
+    else this.#waiting.add(() => listener());
   }
 
   /**
