@@ -33,6 +33,20 @@ export type {
   ToolCallProblem,
 } from './orchestrator/turn-hooks.js';
 export type { LoopGuardAction, LoopGuardOptions } from './orchestrator/loop-guard.js';
+export type {
+  GuardrailOptions,
+  GuardrailRunInfo,
+  GuardrailVerdict,
+  InputGuardrail,
+  InputGuardrailInfo,
+  OutputGuardrail,
+  OutputGuardrailInfo,
+  ToolGuardrailVerdict,
+  ToolInputGuardrail,
+  ToolInputGuardrailInfo,
+  ToolOutputGuardrail,
+  ToolOutputGuardrailInfo,
+} from './orchestrator/guardrails/guardrail-options.js';
 export type { ModelPricing, RunBudget } from './orchestrator/budget.js';
 export type {
   ContextStrategy,
@@ -94,6 +108,7 @@ export type { Usage } from './model/usage.js';
 
 export type {
   BudgetLimit,
+  GuardrailKind,
   StopReason,
   ToolCallReference,
   TraceContent,
@@ -140,6 +155,8 @@ export { BudgetExceededError } from './errors/budget-exceeded-error.js';
 export type { BudgetExceededErrorOptions } from './errors/budget-exceeded-error.js';
 export { LoopDetectedError } from './errors/loop-detected-error.js';
 export type { LoopDetectedErrorOptions } from './errors/loop-detected-error.js';
+export { GuardrailTrippedError } from './errors/guardrail-tripped-error.js';
+export type { GuardrailTrippedErrorOptions } from './errors/guardrail-tripped-error.js';
 export { AbortedError } from './errors/aborted-error.js';
 export { ModelProviderError } from './errors/model-provider-error.js';
 export type { ModelProviderErrorCode, ModelProviderErrorOptions } from './errors/model-provider-error.js';

@@ -5,6 +5,7 @@ export type ToolOrchestratorErrorCode =
   | 'max_turns_exceeded'
   | 'budget_exceeded'
   | 'loop_detected'
+  | 'guardrail_tripped'
   | 'script_exhausted'
   | 'aborted'
   | 'model_error'

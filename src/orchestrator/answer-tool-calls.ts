@@ -21,6 +21,7 @@ import type { RunState } from './run-state.js';
 import { AbandonedTools } from './abandoned-tools.js';
 import type { CallProgress, TurnProgress } from './turn-progress.js';
 import { awaitingDecision, isRunnable } from './turn-progress.js';
+import { checkToolInputs, closeTrippedTurn, ToolOutputJudge } from './guardrails/tool-guardrails.js';
 
 /**
  * Answers the current turn's calls: runs those with no recorded outcome (approved, when they
@@ -35,9 +36,12 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
   const { toolCalls, calls, refusals } = current;
   const registry = turnRegistry(config.registry, current.activeTools);
   answerDeniedCalls(current, state.approvalDecisions);
-  const runIndexes: number[] = [];
+  let runIndexes: number[] = [];
   for (let index = 0; index < toolCalls.length; index++) {
     if (isRunnable(current, index, state.approvalDecisions)) runIndexes.push(index);
+  }
+  if ((config.guardrails?.toolInput.length ?? 0) > 0 || state.guardrailTrip !== undefined) {
+    runIndexes = await checkToolInputs(state, config, current, registry, runIndexes);
   }
   const runnable =
     runIndexes.length === toolCalls.length ? toolCalls : runIndexes.map((index) => toolCalls[index]!);
@@ -50,16 +54,24 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
           (abandoned ??= new AbandonedTools()).track(toolCall, settled);
   let ran: readonly ToolCallOutcome[];
   let runnerFailure: { readonly error: unknown } | undefined;
+  // Made when the run has tool-output guardrails: it judges each result before it is recorded.
+  const judge =
+    (config.guardrails?.toolOutput.length ?? 0) === 0
+      ? undefined
+      : new ToolOutputJudge(state, config, runnable);
   try {
-    ran =
-      runnable.length === 0
-        ? []
-        : await config.runner.executeToolCalls(
-            registry,
-            runnable,
-            batchContextOf(state, config),
-            batchOptions(state, config, onAbandoned, runIndexes),
-          );
+    if (runnable.length === 0) {
+      ran = [];
+    } else {
+      const options = batchOptions(state, config, onAbandoned, runIndexes);
+      ran = await config.runner.executeToolCalls(
+        registry,
+        runnable,
+        batchContextOf(state, config),
+        judge === undefined ? options : judge.wrap(options),
+      );
+      if (judge !== undefined) ran = await judge.settle(ran);
+    }
   } catch (error) {
     // A custom runner, or a failing checkpoint store; the calls are still answered before the run fails.
     runnerFailure = { error };
@@ -69,6 +81,7 @@ export async function answerToolCalls(state: RunState, config: RunConfig): Promi
     const outcome = ran[position];
     if (outcome !== undefined) recordOutcome(current, runIndexes[position]!, outcome);
   }
+  if (state.guardrailTrip !== undefined) closeTrippedTurn(state.guardrailTrip, current);
   const aborted = state.signal?.aborted === true;
   if (
     !aborted &&

@@ -26,6 +26,8 @@ export interface CallModelOptions {
   readonly toolChoice: ToolChoice | undefined;
   /** An extra call with tools disabled: after `maxTurns`, or for the typed output. */
   readonly finalAnswer: boolean;
+  /** Aborts this call; one that follows the run's signal (parallel input guardrails). @default the run's signal */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function callModelStep(
   // In tool mode the final-answer tool is offered beside the others on every turn.
   const tools =
     output?.mode === 'tool' && !options.finalAnswer ? [...options.tools, output.tool] : options.tools;
-  const signal = state.signal;
+  const signal = options.signal ?? state.signal;
   const toolChoice = options.finalAnswer && options.toolChoice === undefined ? 'none' : options.toolChoice;
   const callOptions: ModelCallOptions = {
     ...(signal === undefined ? {} : { signal }),
@@ -96,7 +98,7 @@ export async function callModelStep(
     started = now();
     try {
       if (config.stream) {
-        raw = await readModelStream(state, adapter, messages, tools, callOptions, provider);
+        raw = await readModelStream(state, adapter, messages, tools, callOptions, provider, signal);
       } else {
         raw = await raceAbort(adapter.call(messages, tools, callOptions), signal);
       }

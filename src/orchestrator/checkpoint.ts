@@ -11,6 +11,7 @@ import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
 import type { RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 import { awaitingDecision } from './turn-progress.js';
+import { savedTrip } from './guardrails/guardrail-trip.js';
 
 /** How a run ended, for its last checkpoint. */
 export interface RunEnding {
@@ -71,6 +72,7 @@ function strategyState(state: RunState, turn: TurnProgress | undefined): { [feat
   const features: { [feature: string]: JsonValue } = { loop: loopState(state) };
   if (turn !== undefined) features['turn'] = turnState(turn);
   if (state.contextWindow !== undefined) features['contextWindow'] = state.contextWindow.save();
+  if (state.guardrailTrip !== undefined) features['guardrail'] = savedTrip(state.guardrailTrip);
   return features;
 }
 

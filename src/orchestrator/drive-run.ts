@@ -10,10 +10,11 @@ import { saveCheckpoint, takeSnapshot } from './checkpoint.js';
 import { recordOverrun } from './stop-reason.js';
 import type { RunResult } from './orchestrator-options.js';
 import type { RunConfig } from './run-config.js';
-import { finalAnswerStep, runLoop } from './run-loop.js';
+import { finalAnswerStep, guardOutput, runLoop } from './run-loop.js';
 import { outputAfterCutShort } from './output/output-step.js';
 import { warnForeignProviderData } from './foreign-provider-data.js';
 import type { RunState } from './run-state.js';
+import { trippedError } from './guardrails/guardrail-trip.js';
 
 /** Announces the run and runs the loop from `state` to its end or a pause, with its last checkpoint saved. */
 export async function driveRun(state: RunState, config: RunConfig): Promise<RunResult> {
@@ -55,7 +56,7 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     if (stopReason !== 'aborted') {
       await saveCheckpoint(state, {
         stopReason,
-        content: state.lastResponse?.content ?? '',
+        content: finalContent(state, stopReason),
         ...(state.output === undefined ? {} : { output: state.output.value }),
       });
     }
@@ -85,7 +86,14 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     }
     if (stopReason === 'loop_detected') throw new LoopDetectedError({ result });
   }
+  if (stopReason === 'guardrail_tripped') throw trippedError(state.guardrailTrip, result);
   return result;
+}
+
+/** The run's content: the last response's, but none for an aborted run or a tripped guardrail. */
+function finalContent(state: RunState, stopReason: RunStateStopReason): string {
+  if (stopReason === 'aborted' || stopReason === 'guardrail_tripped') return '';
+  return state.lastResponse?.content ?? '';
 }
 
 /** Ends the run for now: calls wait for a person's decision. Saves the state and returns it. */
@@ -121,8 +129,7 @@ async function finalAnswer(
 ): Promise<RunStateStopReason> {
   const spent = spendLimitStop(state, config, stopReason);
   if (spent !== undefined) return spent;
-  await finalAnswerStep(state, config);
-  return stopReason;
+  return (await finalAnswerStep(state, config)) ?? stopReason;
 }
 
 /**
@@ -135,7 +142,12 @@ async function typedOutput(
   config: RunConfig,
   stopReason: RunStateStopReason,
 ): Promise<RunStateStopReason> {
-  if (state.output !== undefined || stopReason === 'awaiting_approval' || stopReason === 'aborted') {
+  if (
+    state.output !== undefined ||
+    stopReason === 'awaiting_approval' ||
+    stopReason === 'aborted' ||
+    stopReason === 'guardrail_tripped'
+  ) {
     return stopReason;
   }
   if (stopReason === 'refusal') {
@@ -151,8 +163,9 @@ async function typedOutput(
     );
     return spent;
   }
+  const from = state.messages.length;
   await outputAfterCutShort(state, config);
-  return stopReason;
+  return (await guardOutput(state, config, state.lastResponse?.content ?? '', from)) ?? stopReason;
 }
 
 function warnNoOutput(state: RunState, why: string): void {
@@ -194,7 +207,7 @@ function emitEnd(state: RunState, config: RunConfig, stopReason: RunStateStopRea
 function runResult(state: RunState, config: RunConfig, stopReason: RunStateStopReason): RunResult {
   const pricing = config.budget?.pricing;
   return {
-    content: stopReason === 'aborted' ? '' : (state.lastResponse?.content ?? ''),
+    content: finalContent(state, stopReason),
     traces: state.trace.traces,
     messages: state.messages,
     stopReason,

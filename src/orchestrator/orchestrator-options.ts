@@ -16,6 +16,7 @@ import type { LoopGuardOptions } from './loop-guard.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 import type { OutputOption } from './output/output-options.js';
+import type { GuardrailOptions } from './guardrails/guardrail-options.js';
 
 /**
  * What to do when a run is cut short: `maxTurns` model calls were made and the model still wants
@@ -143,6 +144,12 @@ export interface ToolOrchestratorOptions<
    * @default off
    */
   readonly contextWindow?: ContextWindowOptions | boolean;
+  /**
+   * Checks on the run's input, its final answer, and each tool call before and after it runs; a
+   * tripwire ends the run with `stopReason: 'guardrail_tripped'` and a `GuardrailTrippedError`.
+   * A run's own `guardrails` run after these. See docs/agents.md. @default none
+   */
+  readonly guardrails?: GuardrailOptions<Context>;
 }
 
 /** Per-run overrides. */
@@ -180,6 +187,8 @@ export interface RunOptions<Context extends object = Record<string, unknown>, Ou
   readonly runId?: string;
   /** Replaces the orchestrator's `contextWindow` for this run (`false` turns it off). */
   readonly contextWindow?: ContextWindowOptions | boolean;
+  /** Added after the orchestrator's `guardrails`, kind by kind: a run cannot drop the orchestrator's. */
+  readonly guardrails?: GuardrailOptions<Context>;
 }
 
 /** What `resume()` takes: a run's options (its `runId` aside), decisions on calls, and `force`. */

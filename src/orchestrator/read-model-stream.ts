@@ -26,8 +26,8 @@ export async function readModelStream(
   tools: readonly ModelToolDefinition[],
   callOptions: ModelCallOptions,
   provider: string,
+  signal: AbortSignal | undefined,
 ): Promise<unknown> {
-  const signal = state.signal;
   const onText = state.onText;
   // The loop streams only with an adapter that has `stream` (checked at construction for `stream: true`).
   const iterator = iteratorOf(adapter.stream!(messages, tools, callOptions), provider);

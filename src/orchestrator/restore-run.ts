@@ -18,6 +18,7 @@ import type { RunHandles, RunState } from './run-state.js';
 import { applyDecisions } from './approvals.js';
 import type { ApprovalDecision } from '../durable/run-state.js';
 import type { TurnProgress } from './turn-progress.js';
+import { restoredTrip } from './guardrails/guardrail-trip.js';
 
 /** What `strategyState.loop` holds (see `takeSnapshot`). */
 interface SavedLoopState {
@@ -90,6 +91,7 @@ export function restoreRun(saved: SavedRunState, handles: RunHandles, settings: 
     budgetOverrun: loop.budgetOverrun ?? undefined,
     stopRequested:
       loop.stopRequested ?? ((saved.strategyState['turn'] ?? {}) as SavedTurnState).stop ?? undefined,
+    guardrailTrip: restoredTrip(saved.strategyState['guardrail']),
     currentTurn: restoreTurn(saved),
     approvalDecisions: { ...saved.approvalDecisions },
     step: saved.step,

@@ -13,6 +13,8 @@ import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 import { resolveOutput } from './output/output-options.js';
 import type { ResolvedOutput } from './output/output-options.js';
+import { resolveGuardrails } from './guardrails/resolve-guardrails.js';
+import type { ResolvedGuardrails } from './guardrails/resolve-guardrails.js';
 
 /** How one run behaves: the orchestrator's options with the run's own applied, resolved once. */
 export interface RunConfig {
@@ -45,6 +47,8 @@ export interface RunConfig {
   readonly approvals: boolean;
   /** The typed output the run asks for; `undefined` without one. */
   readonly output: ResolvedOutput | undefined;
+  /** The orchestrator's guardrails, then the run's; `undefined` when there are none. */
+  readonly guardrails: ResolvedGuardrails | undefined;
   readonly now: () => number;
 }
 
@@ -107,6 +111,7 @@ export function resolveRunConfig<Context extends object>(sources: RunConfigSourc
       runOptions.output === undefined
         ? sources.output
         : resolveOutput('runOptions.output', runOptions.output, adapter, sources.registry),
+    guardrails: resolveGuardrails(options.guardrails, runOptions.guardrails),
     now: sources.now,
   };
 }

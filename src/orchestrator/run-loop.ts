@@ -8,6 +8,8 @@ import type { RunConfig } from './run-config.js';
 import type { RunState } from './run-state.js';
 import { isForcedChoice } from './prepare-turn-step.js';
 import { stopAfterTools, stopBeforeTurn } from './stop-reason.js';
+import { callModelGuarded } from './guardrails/input-guardrails.js';
+import { checkOutputGuardrails } from './guardrails/output-guardrails.js';
 import { outputFromAnswer, outputFromToolCall } from './output/output-step.js';
 
 /**
@@ -15,9 +17,10 @@ import { outputFromAnswer, outputFromToolCall } from './output/output-step.js';
  * tools, check the stop conditions. A response that ends `'refusal'` ends the run with that stop
  * reason; one that ends `'pause_turn'` (a provider pausing its own long turn) is kept and the next
  * turn sends it back. With a typed `output`, the final answer is read and validated (see
- * `output-step.ts`). Every step reads and writes `state` only, so the loop can stop
- * after any step and go on later from the same state: a resumed run whose turn was being answered
- * (`state.currentTurn`) first answers the rest of that turn.
+ * `output-step.ts`). Guardrails, when there are any, judge the first call's input and the final
+ * answer (and output); a tripwire ends the run with `'guardrail_tripped'`. Every step reads and writes `state`
+ * only, so the loop can stop after any step and go on later from the same state: a resumed run
+ * whose turn was being answered (`state.currentTurn`) first answers the rest of that turn.
  */
 export async function runLoop(state: RunState, config: RunConfig): Promise<RunStateStopReason> {
   if (state.currentTurn !== undefined) {
@@ -31,12 +34,19 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
     if (before !== undefined) return before;
     state.trace.turn = state.turns;
     const plan = await prepareTurnStep(state, config, false);
-    const { response, rejectedCalls } = await callModelStep(state, config, {
+    const call = {
       messages: plan.messages,
       tools: plan.tools,
       toolChoice: plan.toolChoice,
       finalAnswer: false,
-    });
+    };
+    const input = state.turns === 0 ? config.guardrails?.input : undefined;
+    const checked =
+      input === undefined || input.length === 0
+        ? await callModelStep(state, config, call)
+        : await callModelGuarded(state, config, input, call);
+    if (checked === undefined) return 'guardrail_tripped';
+    const { response, rejectedCalls } = checked;
     if ((response.tool_calls?.length ?? 0) === 0) {
       if (response.finish_reason === 'pause_turn') {
         // The provider paused a long turn of its own tools: sending it back lets the server go on.
@@ -57,11 +67,28 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
           message: 'The model stopped at its token limit; the answer may be cut short.',
         });
       }
+      if (config.output !== undefined) {
+        const from = state.messages.length;
+        state.messages.push(assistantMessage(response));
+        await outputFromAnswer(state, config, response);
+        return (await guardOutput(state, config, response.content ?? '', from)) ?? 'final';
+      }
+      if (config.guardrails !== undefined) {
+        const tripped = await checkOutputGuardrails(state, config, {
+          content: response.content ?? '',
+          output: undefined,
+        });
+        if (tripped !== undefined) return tripped;
+      }
       state.messages.push(assistantMessage(response));
-      if (config.output !== undefined) await outputFromAnswer(state, config, response);
       return 'final';
     }
-    if (config.output?.mode === 'tool' && (await outputFromToolCall(state, config, response))) return 'final';
+    if (config.output?.mode === 'tool') {
+      const from = state.messages.length;
+      if (await outputFromToolCall(state, config, response)) {
+        return (await guardOutput(state, config, response.content ?? '', from)) ?? 'final';
+      }
+    }
     if (plan.standingChoice && config.resetToolChoice && isForcedChoice(plan.toolChoice)) {
       state.toolChoiceReset = true;
     }
@@ -78,8 +105,14 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
   }
 }
 
-/** One last call with tools disabled; tool calls the model makes anyway are dropped from the transcript. */
-export async function finalAnswerStep(state: RunState, config: RunConfig): Promise<void> {
+/**
+ * One last call with tools disabled; tool calls the model makes anyway are dropped from the
+ * transcript. Resolves to `'guardrail_tripped'` when an output guardrail tripped on the answer.
+ */
+export async function finalAnswerStep(
+  state: RunState,
+  config: RunConfig,
+): Promise<RunStateStopReason | undefined> {
   state.trace.turn = state.turns;
   if (config.finalAnswerPrompt !== undefined) {
     state.messages.push({ role: 'user', content: config.finalAnswerPrompt });
@@ -98,5 +131,33 @@ export async function finalAnswerStep(state: RunState, config: RunConfig): Promi
         'The model asked for tools on the final answer call, where tools are disabled; those calls were not run and are left out of the transcript (they are in the llm_call event).',
     });
   }
+  if (config.guardrails !== undefined) {
+    const tripped = await checkOutputGuardrails(state, config, {
+      content: response.content ?? '',
+      output: undefined,
+    });
+    if (tripped !== undefined) return tripped;
+  }
   state.messages.push(assistantMessage(response, []));
+  return undefined;
+}
+
+/**
+ * With a typed output, once it is read: the output guardrails judge the answer and the output. A
+ * tripped answer, and what reading its output added, leave the transcript; the output is withheld.
+ */
+export async function guardOutput(
+  state: RunState,
+  config: RunConfig,
+  content: string,
+  from: number,
+): Promise<RunStateStopReason | undefined> {
+  if (config.guardrails === undefined) return undefined;
+  const tripped = await checkOutputGuardrails(state, config, { content, output: state.output?.value });
+  if (tripped !== undefined) {
+    // A new array: earlier snapshots of the transcript stay as they were.
+    state.messages = state.messages.slice(0, from);
+    state.output = undefined;
+  }
+  return tripped;
 }

@@ -11,6 +11,7 @@ import type { ContextWindow } from './context-window/context-window.js';
 import type { LoopGuardState } from './loop-guard.js';
 import { createLoopGuardState } from './loop-guard.js';
 import type { TurnProgress } from './turn-progress.js';
+import type { GuardrailTrip } from './guardrails/guardrail-trip.js';
 
 /**
  * What a run knows of itself, as plain values (a `Set` of ids aside): what a checkpoint saves
@@ -42,6 +43,8 @@ export interface RunProgress {
   budgetOverrun: BudgetOverrun | undefined;
   /** Set when the loop guard or the budget asks the run to end after the turn under way (`requestStop`). */
   stopRequested: 'loop_detected' | 'budget_exceeded' | undefined;
+  /** The guardrail tripwire that ends the run, once one tripped. */
+  guardrailTrip: GuardrailTrip | undefined;
   /** The turn whose tool calls are being answered; `undefined` between turns. */
   currentTurn: TurnProgress | undefined;
   /** People's decisions on calls that needed approval, by tool call id. */
@@ -103,6 +106,7 @@ export function startRunState(run: NewRun, handles: RunHandles): RunState {
     loopGuard: run.guardOn ? createLoopGuardState() : undefined,
     budgetOverrun: undefined,
     stopRequested: undefined,
+    guardrailTrip: undefined,
     currentTurn: undefined,
     approvalDecisions: {},
     step: 0,

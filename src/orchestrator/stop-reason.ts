@@ -55,7 +55,7 @@ export function stopBeforeTurn(state: RunState, config: RunConfig): RunStateStop
 
 /**
  * Why the run ends once a turn's tools were answered: calls wait for a person, the run was aborted,
- * the loop guard or the budget asked for it, or a stop condition holds.
+ * a tool guardrail tripped, the loop guard or the budget asked for it, or a stop condition holds.
  */
 export function stopAfterTools(
   state: RunState,
@@ -65,6 +65,7 @@ export function stopAfterTools(
 ): RunStateStopReason | undefined {
   if (step.type === 'awaiting_approval') return 'awaiting_approval';
   if (state.signal?.aborted) return 'aborted';
+  if (state.guardrailTrip !== undefined) return 'guardrail_tripped';
   if (state.stopRequested !== undefined) return state.stopRequested;
   for (const condition of config.stopConditions) {
     if (

@@ -114,6 +114,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
    * @throws {MaxTurnsExceededError} only with `onCutShort: 'throw'`.
    * @throws {BudgetExceededError} when a budget limit is reached, only with `onCutShort: 'throw'`.
    * @throws {LoopDetectedError} when the loop guard ends the run, only with `onCutShort: 'throw'`.
+   * @throws {GuardrailTrippedError} when a guardrail trips or its check throws (see `guardrails`).
    * @throws {UnexpectedResponseError} when the adapter resolves to a response outside its contract.
    * @throws {InvalidArgumentError} for bad messages, a system prompt that is not a string, bad run
    * options, or a `prepareTurn` result naming unknown tools.

@@ -14,6 +14,7 @@ import {
   checkToolChoice,
 } from './validate-run-controls.js';
 import { mergeBudgets } from './budget.js';
+import { checkGuardrails } from './guardrails/resolve-guardrails.js';
 
 const onCutShortValues = ['return', 'final_answer', 'throw'];
 
@@ -100,6 +101,7 @@ export function validateOrchestratorInput(
   }
   checkLoopGuard('loopGuard', options.loopGuard);
   checkBudget('budget', options.budget);
+  checkGuardrails('guardrails', options.guardrails);
   mergeBudgets(options.budget, undefined);
   const { traceContent, abortGraceMs } = options;
   if (traceContent !== undefined && traceContent !== 'full' && traceContent !== 'metadata') {
@@ -142,6 +144,7 @@ export function validateRunOptions(runOptions: RunOptions<object, unknown>, regi
   checkToolChoice('runOptions.toolChoice', runOptions.toolChoice, registry);
   checkLoopGuard('runOptions.loopGuard', runOptions.loopGuard);
   checkBudget('runOptions.budget', runOptions.budget);
+  checkGuardrails('runOptions.guardrails', runOptions.guardrails);
 }
 
 /**

@@ -18,7 +18,9 @@ export type ToolErrorCode =
   /** Not run because the run reached a `budget` limit. */
   | 'budget_exceeded'
   /** A person denied the call (`needsApproval`); the reason, when given, is in the error. */
-  | 'approval_denied';
+  | 'approval_denied'
+  /** Not run, or its result withheld, because a guardrail tripped and ended the run (see `guardrails`). */
+  | 'guardrail_tripped';
 
 /** Why a call is answered with an error instead of being run (see `ExecuteToolCallsOptions.beforeCall`). */
 export interface ToolCallRefusal {

@@ -54,6 +54,7 @@ const redactors: Redactors = {
     contentLength: data.contentLength,
     durationMs: data.durationMs,
   }),
+  guardrail: (data) => (data.message === undefined ? data : { ...data, message: '' }),
   context_compacted: (data) => (data.summary === undefined ? data : { ...data, summary: '' }),
   warning: same,
   error: (data) => ({

@@ -5,10 +5,25 @@ import type { Usage } from '../model/usage.js';
 /**
  * Why a run ended. `'budget_exceeded'`: a `budget` limit was reached; `'loop_detected'`: the loop
  * guard saw the model keep repeating itself (see `loopGuard`); `'refusal'`: the model refused to
- * answer (a response with `finish_reason: 'refusal'`, Anthropic's `stop_reason: 'refusal'`).
+ * answer (a response with `finish_reason: 'refusal'`, Anthropic's `stop_reason: 'refusal'`);
+ * `'guardrail_tripped'`: a guardrail returned a tripwire (see `guardrails`).
  */
 export type StopReason =
-  'final' | 'max_turns' | 'stop_condition' | 'aborted' | 'budget_exceeded' | 'loop_detected' | 'refusal';
+  | 'final'
+  | 'max_turns'
+  | 'stop_condition'
+  | 'aborted'
+  | 'budget_exceeded'
+  | 'loop_detected'
+  | 'refusal'
+  | 'guardrail_tripped';
+
+/**
+ * Where a guardrail judges the run: its starting messages (`'input'`), its final answer
+ * (`'output'`), a tool call before it runs (`'tool_input'`), or a tool's result before the model
+ * sees it (`'tool_output'`).
+ */
+export type GuardrailKind = 'input' | 'output' | 'tool_input' | 'tool_output';
 
 /** What trace events carry: everything, or no message text, tool arguments or tool results. */
 export type TraceContent = 'full' | 'metadata';
@@ -130,6 +145,19 @@ export interface TraceEventData {
      * or the parts' texts, base64 data and URLs together.
      */
     readonly contentLength: number;
+    readonly durationMs: number;
+  };
+  /** One guardrail's check finished (see `guardrails`); checks cut short by another's tripwire have none. */
+  guardrail: {
+    /** The guardrail's `name`. */
+    readonly name: string;
+    readonly kind: GuardrailKind;
+    /** `'replace'`: the model sees the guardrail's result instead of the tool's (tool guardrails only). */
+    readonly verdict: 'pass' | 'tripwire' | 'replace';
+    /** The tripwire's message (a thrown error's, when the check threw); `''` with `traceContent: 'metadata'`. */
+    readonly message?: string;
+    /** The call judged (tool guardrails only). */
+    readonly toolCall?: ToolCallReference;
     readonly durationMs: number;
   };
   /** What was sent was reduced to fit the context window (`contextWindow`). */
