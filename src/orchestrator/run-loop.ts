@@ -10,7 +10,7 @@ import { isForcedChoice } from './prepare-turn-step.js';
 import { stopAfterTools, stopBeforeTurn } from './stop-reason.js';
 import { callModelGuarded } from './guardrails/input-guardrails.js';
 import { checkOutputGuardrails } from './guardrails/output-guardrails.js';
-import { outputFromAnswer, outputFromToolCall } from './output/output-step.js';
+import { finalAnswerCall, outputFromAnswer, outputFromToolCall } from './output/output-step.js';
 
 /**
  * The loop, one turn after another: check the limits, prepare the call, call the model, run the
@@ -83,11 +83,11 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
       state.messages.push(assistantMessage(response));
       return 'final';
     }
-    if (config.output?.mode === 'tool') {
+    const finalCall = config.output === undefined ? undefined : finalAnswerCall(config.output, response);
+    if (finalCall !== undefined) {
       const from = state.messages.length;
-      if (await outputFromToolCall(state, config, response)) {
-        return (await guardOutput(state, config, response.content ?? '', from)) ?? 'final';
-      }
+      await outputFromToolCall(state, config, response, finalCall);
+      return (await guardOutput(state, config, response.content ?? '', from)) ?? 'final';
     }
     if (plan.standingChoice && config.resetToolChoice && isForcedChoice(plan.toolChoice)) {
       state.toolChoiceReset = true;

@@ -63,6 +63,9 @@ const runApiVariants: Readonly<Record<string, OursVariant>> = {
     options: { contextWindow: { maxTokens: 1_000_000 } },
   },
   'run(), contextWindow 32k (masking)': { via: 'run', options: { contextWindow: { maxTokens: 32_768 } } },
+  // A typed output (`output`) on the same run: native structured output, and the final-answer tool.
+  'run(), output (native)': { via: 'run', output: 'native' },
+  'run(), output (final-answer tool)': { via: 'run', output: 'tool' },
 };
 
 const baseline = 'run() (defaults: loopGuard on)';

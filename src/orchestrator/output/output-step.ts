@@ -45,22 +45,26 @@ export async function outputFromAnswer(
   await settle(state, config, await callForOutput(state, config), 1);
 }
 
+/** The turn's call of the final-answer tool (tool mode only), if it made one. */
+export function finalAnswerCall(output: ResolvedOutput, response: ModelResponse): ToolCall | undefined {
+  if (output.mode !== 'tool') return undefined;
+  return response.tool_calls?.find((toolCall) => toolCall.function.name === output.name);
+}
+
 /**
- * The turn's calls hold the final-answer tool (tool mode): keeps that call alone (the others are
- * not run, with a warning), answers it, and reads the output from its arguments.
+ * The turn called the final-answer tool (tool mode): keeps that call alone (the others are not
+ * run, with a warning), answers it, and reads the output from its arguments.
  *
- * @returns false when the turn has no final-answer call: its calls run as usual.
  * @throws {StructuredOutputError} when the arguments and their repair both miss the schema.
  */
 export async function outputFromToolCall(
   state: RunState,
   config: RunConfig,
   response: ModelResponse,
-): Promise<boolean> {
+  finalCall: ToolCall,
+): Promise<void> {
   const output = config.output!;
   const toolCalls = response.tool_calls ?? [];
-  const finalCall = toolCalls.find((toolCall) => toolCall.function.name === output.name);
-  if (finalCall === undefined) return false;
   if (toolCalls.length > 1) {
     state.trace.emit('warning', {
       code: 'output_with_tool_calls',
@@ -73,7 +77,6 @@ export async function outputFromToolCall(
     });
   }
   await settle(state, config, answerFinalCall(state, response, finalCall, output), 0);
-  return true;
 }
 
 /**

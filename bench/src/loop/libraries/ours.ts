@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Package from 'tool-orchestrator';
 import type { ModelAdapter, ModelResponse, ToolOrchestratorOptions } from 'tool-orchestrator';
+import { z } from 'zod';
 import { pageText } from '../scenarios.js';
 import type { LoopLibrary, PreparedRun, Script } from '../scenarios.js';
 import { addDescription, addParameters, pageDescription, pageParameters } from '../tool-schemas.js';
@@ -10,7 +11,15 @@ import { addDescription, addParameters, pageDescription, pageParameters } from '
 export interface OursVariant {
   readonly options?: ToolOrchestratorOptions;
   readonly via: 'run' | 'stream';
+  /**
+   * A typed output `{ text }` holding the final text: from the JSON answer of an adapter with native
+   * structured output, or from the model's call of the final-answer tool. @default none
+   */
+  readonly output?: 'native' | 'tool';
 }
+
+/** The typed output of the `output` variants: the scenario's final text. */
+const finalOutput = z.object({ text: z.string() });
 
 /**
  * The package: this checkout's build, or the `dist/` of another checkout (`--baseline`, say main's),
@@ -31,7 +40,7 @@ export async function prepareOurs(
   const { ToolOrchestrator, defineTool } = await loadPackage(packageRoot);
   const responses: ModelResponse[] = script.scenario.turns.map((turn) =>
     turn.calls.length === 0
-      ? { content: turn.text, finish_reason: 'stop' }
+      ? finalResponse(turn.text, variant.output)
       : {
           content: null,
           finish_reason: 'tool_calls',
@@ -44,6 +53,7 @@ export async function prepareOurs(
   );
   const adapter: ModelAdapter = {
     provider: 'bench',
+    supportsResponseFormat: variant.output === 'native',
     call() {
       const index = script.turn;
       script.next();
@@ -74,6 +84,12 @@ export async function prepareOurs(
     { maxTurns: script.scenario.turns.length, toolConcurrency: 64, ...variant.options },
   );
   const messages = [{ role: 'user' as const, content: 'Run the benchmark script.' }];
+  if (variant.output !== undefined) {
+    return async () => {
+      const result = await orchestrator.run(messages, undefined, { output: finalOutput });
+      return result.output?.text ?? `no output (${result.stopReason})`;
+    };
+  }
   if (variant.via === 'run') return async () => (await orchestrator.run(messages)).content;
   return async () => {
     const stream = orchestrator.stream(messages);
@@ -94,4 +110,23 @@ export const ours: LoopLibrary = {
 /** The same, from another checkout's build (`--baseline`). */
 export function oursAt(packageRoot: string): LoopLibrary {
   return { name: 'baseline', prepare: (script) => prepareOurs(script, { via: 'run' }, packageRoot) };
+}
+
+/** The final turn: the text, or the same as the typed output's JSON answer or final-answer call. */
+function finalResponse(text: string, output: OursVariant['output']): ModelResponse {
+  if (output === 'native') return { content: JSON.stringify({ text }), finish_reason: 'stop' };
+  if (output === 'tool') {
+    return {
+      content: null,
+      finish_reason: 'tool_calls',
+      tool_calls: [
+        {
+          id: 'final',
+          type: 'function',
+          function: { name: 'final_answer', arguments: JSON.stringify({ text }) },
+        },
+      ],
+    };
+  }
+  return { content: text, finish_reason: 'stop' };
 }
