@@ -255,4 +255,117 @@ describe('loop invariants under random model behaviour, in and out of the adapte
       { numRuns: 300 },
     );
   });
+
+  it('keeps the invariants through agent tools: every run answers its calls, nested events sit inside their call, usage sums over the tree', async () => {
+    const nestedCall = fc
+      .record({
+        id: fc.constantFrom('c1', 'c2', 'c3', ''),
+        call: fc.oneof(
+          { weight: 2, arbitrary: fc.constant(['add', '{"a":1,"b":2}']) },
+          { weight: 2, arbitrary: fc.constantFrom(['flaky', '{"fail":true}'], ['flaky', '{"fail":false}']) },
+          { weight: 4, arbitrary: fc.constant(['delegate', '{"input":"dig"}']) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(['delegate', '{"input":5}'], ['missing', '{}'], ['add', '{']),
+          },
+        ),
+      })
+      .map(({ id, call }) => ({ id, type: 'function', function: { name: call[0], arguments: call[1] } }));
+    const nestedResponse = fc
+      .record({
+        content: fc.option(fc.string({ maxLength: 6 }), { nil: null }),
+        toolCalls: fc.array(nestedCall, { maxLength: 3 }),
+        tokens: fc.integer({ min: 0, max: 50 }),
+      })
+      .map(({ content, toolCalls, tokens }) => ({
+        content,
+        finish_reason: toolCalls.length === 0 ? 'stop' : 'tool_calls',
+        usage: { promptTokens: tokens, completionTokens: 1, totalTokens: tokens + 1 },
+        ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+      }));
+    const scripted = (script: readonly unknown[]): ModelAdapter => {
+      let calls = 0;
+      return {
+        async call() {
+          return script[calls++ % script.length] as ModelResponse;
+        },
+      };
+    };
+    let nestedRuns = 0;
+    let grandchildRuns = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(nestedResponse, { minLength: 1, maxLength: 6 }),
+        fc.array(nestedResponse, { minLength: 1, maxLength: 6 }),
+        fc.array(nestedResponse, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (parentScript, childScript, grandchildScript, maxTurns, toolConcurrency) => {
+          const { add, flaky } = tools;
+          const grandchild = new ToolOrchestrator(
+            scripted(grandchildScript),
+            { add, flaky },
+            { maxTurns: 2 },
+          );
+          const child = new ToolOrchestrator(
+            scripted(childScript),
+            { add, flaky, delegate: grandchild.asTool({ name: 'delegate', description: 'Delegates' }) },
+            { maxTurns: 3, toolConcurrency },
+          );
+          const parent = new ToolOrchestrator(
+            scripted(parentScript),
+            { add, flaky, delegate: child.asTool({ name: 'delegate', description: 'Delegates' }) },
+            { maxTurns, toolConcurrency },
+          );
+          const result = await parent.run([{ role: 'user', content: 'go' }]);
+
+          expectValidTranscript(result.messages);
+          const byRun = new Map<string, TraceEvent[]>();
+          for (const event of result.traces)
+            byRun.set(event.runId, [...(byRun.get(event.runId) ?? []), event]);
+          // Every run pairs its own tool_call and tool_result events, its seq counting up from 0.
+          for (const events of byRun.values()) expectPairedToolEvents(events);
+          // A nested run's events all sit between the tool_call and the tool_result of the call that started it.
+          for (const [runId, events] of byRun) {
+            if (runId === result.runId) continue;
+            nestedRuns++;
+            if (events[0]!.parentRunId !== result.runId) grandchildRuns++;
+            const { parentRunId, parentToolCallId } = events[0]!;
+            expect(events.every((event) => event.parentToolCallId === parentToolCallId)).toBe(true);
+            const position = (event: TraceEvent) => result.traces.indexOf(event);
+            const started = result.traces.findIndex(
+              (event) =>
+                event.runId === parentRunId &&
+                event.type === 'tool_call' &&
+                event.data.toolCall.id === parentToolCallId,
+            );
+            const answered = result.traces.findIndex(
+              (event) =>
+                event.runId === parentRunId &&
+                event.type === 'tool_result' &&
+                event.data.toolCallId === parentToolCallId,
+            );
+            expect(started).toBeGreaterThanOrEqual(0);
+            expect(position(events[0]!)).toBeGreaterThan(started);
+            expect(position(events.at(-1)!)).toBeLessThan(answered);
+            expect(events[0]!.type).toBe('run_start');
+            expect(events.at(-1)!.type).toBe('run_end');
+          }
+          // The calling run's usage is its own model calls' plus every nested run's.
+          const total = result.traces
+            .filter((event) => event.type === 'llm_call')
+            .reduce(
+              (sum, event) => sum + (event.type === 'llm_call' ? (event.data.usage?.totalTokens ?? 0) : 0),
+              0,
+            );
+          expect(result.usage.totalTokens).toBe(total);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    console.log('NESTED', nestedRuns, grandchildRuns);
+    // The property held over runs that really nested, two levels deep as well.
+    expect(nestedRuns).toBeGreaterThan(100);
+    expect(grandchildRuns).toBeGreaterThan(50);
+  });
 });
