@@ -80,6 +80,10 @@ interface RunSpans {
   modelTurn: number;
   batch: ToolBatch | undefined;
   errorType: string | undefined;
+  /** `execute_tool` spans opened before their call returned, because a nested run started in them, by call id. */
+  readonly openTools: Map<string, Span>;
+  /** When the nested runs of those calls ended (whole milliseconds): their span ends no earlier. */
+  readonly nestedEnds: Map<string, number>;
 }
 
 /**
@@ -104,7 +108,10 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
     const provider = options.provider;
     const model = options.model;
     const parent = event.parentRunId === undefined ? undefined : runs.get(event.parentRunId);
-    const parentContext = parent?.context ?? otelContext.active();
+    const parentContext =
+      parent === undefined
+        ? otelContext.active()
+        : (callContext(parent, event.parentToolCallId, event.timestamp) ?? parent.context);
     const attributes: Attributes = {
       [genAi.operationName]: genAiOperation.invokeAgent,
       [genAi.conversationId]: event.runId,
@@ -133,8 +140,42 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
       modelTurn: -1,
       batch: undefined,
       errorType: undefined,
+      openTools: new Map(),
+      nestedEnds: new Map(),
     });
   };
+
+  /**
+   * The context of the parent's `execute_tool` span for the call a nested run started in (an agent
+   * tool's): the span is opened now, and ended when the call's result comes.
+   */
+  const callContext = (parent: RunSpans, toolCallId: string | undefined, at: number): Context | undefined => {
+    const call = parent.batch?.calls.find((candidate) => candidate.id === toolCallId);
+    if (call === undefined || toolCallId === undefined) return undefined;
+    let span = parent.openTools.get(toolCallId);
+    if (span === undefined) {
+      span = startToolSpan(parent, call, Math.min(parent.batch!.start, at));
+      parent.openTools.set(toolCallId, span);
+    }
+    return trace.setSpan(parent.context, span);
+  };
+
+  const startToolSpan = (run: RunSpans, call: ToolCall, start: number): Span =>
+    tracer.startSpan(
+      `execute_tool ${call.function.name}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: hrTime(start),
+        attributes: {
+          [genAi.operationName]: genAiOperation.executeTool,
+          [genAi.toolName]: call.function.name,
+          [genAi.toolCallId]: call.id,
+          [genAi.toolType]: 'function',
+          ...(captureContent ? { [genAi.toolCallArguments]: call.function.arguments } : {}),
+        },
+      },
+      run.context,
+    );
 
   /**
    * The attributes every chat span has. The event's provider and model win over the options; the
@@ -218,23 +259,14 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
       const call = batch.calls[index]!;
       const result = batch.results[index];
       const start = batch.start + offsets[index]!;
-      const attributes: Attributes = {
-        [genAi.operationName]: genAiOperation.executeTool,
-        [genAi.toolName]: call.function.name,
-        [genAi.toolCallId]: call.id,
-        [genAi.toolType]: 'function',
-      };
-      if (captureContent) {
-        attributes[genAi.toolCallArguments] = call.function.arguments;
-        if (result !== undefined && result.error === undefined)
-          attributes[genAi.toolCallResult] =
-            typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
-      }
-      const span = tracer.startSpan(
-        `execute_tool ${call.function.name}`,
-        { kind: SpanKind.INTERNAL, startTime: hrTime(start), attributes },
-        run.context,
-      );
+      const opened = run.openTools.get(call.id);
+      run.openTools.delete(call.id);
+      const span = opened ?? startToolSpan(run, call, start);
+      if (captureContent && result !== undefined && result.error === undefined)
+        span.setAttribute(
+          genAi.toolCallResult,
+          typeof result.content === 'string' ? result.content : JSON.stringify(result.content),
+        );
       if (result === undefined) {
         const ended = endedBy ?? {
           type: 'no_result',
@@ -249,7 +281,9 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
           span.setAttribute(toolOrchestrator.toolErrorCode, errorType);
           fail(span, errorType, errorType, result.error, start + result.durationMs);
         }
-        span.end(hrTime(start + result.durationMs));
+        const nestedEnd = run.nestedEnds.get(call.id) ?? Number.NEGATIVE_INFINITY;
+        run.nestedEnds.delete(call.id);
+        span.end(hrTime(Math.max(start + result.durationMs, nestedEnd)));
       }
     }
   };
@@ -281,6 +315,11 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelTraceSink {
 
   const endRun = (run: RunSpans, event: TraceEventOf<'run_end'>): void => {
     runs.delete(event.runId);
+    const parent = event.parentRunId === undefined ? undefined : runs.get(event.parentRunId);
+    const callId = event.parentToolCallId;
+    if (parent !== undefined && callId !== undefined && parent.openTools.has(callId)) {
+      parent.nestedEnds.set(callId, event.timestamp);
+    }
     if (run.batch !== undefined) toolSpans(run, run.batch);
     const { stopReason, turns, usage } = event.data;
     const span = run.span;

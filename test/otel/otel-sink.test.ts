@@ -117,6 +117,32 @@ describe('createOtelSink', () => {
     expect(spans.find((span) => span.name === 'chat')!.parentSpanId).toBe(agent.spanId);
   });
 
+  it("nests an agent tool's run under the execute_tool span of the call that started it", async () => {
+    const { exporter, tracer } = memoryTracer();
+    const researcher = new ToolOrchestrator(new ScriptedAdapter([ScriptedAdapter.text('the moon')]), {});
+    const lead = new ToolOrchestrator(
+      new ScriptedAdapter([
+        ScriptedAdapter.toolCalls([['research', { input: 'tides?' }, 'call_research']]),
+        ScriptedAdapter.text('done'),
+      ]),
+      { research: researcher.asTool({ name: 'research', description: 'Researches' }) },
+      { traceEmitter: createOtelSink({ tracer }) },
+    );
+    await lead.run([{ role: 'user', content: 'why tides?' }]);
+    const spans = exporter.getFinishedSpans().map(fromReadableSpan);
+    const agents = spans.filter((span) => span.name === 'invoke_agent');
+    expect(agents).toHaveLength(2);
+    const tool = spans.find((span) => span.name === 'execute_tool research')!;
+    const outer = agents.find((span) => span.parentSpanId !== tool.spanId)!;
+    const inner = agents.find((span) => span.parentSpanId === tool.spanId);
+    expect(tool.parentSpanId).toBe(outer.spanId);
+    expect(inner, 'the nested run is a child of the execute_tool span').toBeDefined();
+    expect(inner!.attributes['tool_orchestrator.parent_tool_call_id']).toBe('call_research');
+    expect(inner!.startNs).toBeGreaterThanOrEqual(tool.startNs);
+    expect(inner!.endNs).toBeLessThanOrEqual(tool.endNs);
+    expect(spans.filter((span) => span.name.startsWith('execute_tool'))).toHaveLength(1);
+  });
+
   it('records warnings and event types it does not know as span events', () => {
     const { exporter, tracer } = memoryTracer();
     const sink = createOtelSink({ tracer });

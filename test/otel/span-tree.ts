@@ -150,12 +150,13 @@ export function expectScenarioSpans(spans: readonly SpanRecord[], events: readon
   const childrenOf = (parent: SpanRecord) => spans.filter((span) => span.parentSpanId === parent.spanId);
   const names = (list: readonly SpanRecord[]) => list.map((span) => span.name).sort();
 
-  // The tree: the subagent's run nests under the main run; the second run is a trace of its own.
+  // The tree: the subagent's run nests under the call that started it; the second run is a trace of its own.
   const main = runSpan(mainRunId);
   const child = runSpan(childRunId);
   const second = runSpan(secondRunId);
   expect(spans).toHaveLength(1 + 7 + 1 + 5 + 1 + 3);
-  expect(child.parentSpanId).toBe(main.spanId);
+  const exploreCall = childrenOf(main).find((span) => span.name === 'execute_tool explore_codebase')!;
+  expect(child.parentSpanId).toBe(exploreCall.spanId);
   expect(child.traceId).toBe(main.traceId);
   expect(second.traceId).not.toBe(main.traceId);
   expect(names(childrenOf(main))).toEqual([
@@ -166,8 +167,8 @@ export function expectScenarioSpans(spans: readonly SpanRecord[], events: readon
     'execute_tool explore_codebase',
     'execute_tool lookup',
     'execute_tool lookup',
-    'invoke_agent',
   ]);
+  expect(names(childrenOf(exploreCall))).toEqual(['invoke_agent']);
   expect(names(childrenOf(child))).toEqual([
     'chat main-model',
     'chat main-model',
@@ -256,10 +257,9 @@ export function expectScenarioSpans(spans: readonly SpanRecord[], events: readon
     (event) => event.runId === mainRunId && event.turn === 0,
   )[1]!;
   expectTime(alpha.startNs, lastCall.timestamp);
-  // The subagent ran inside its call: it began after the call (timestamps are whole milliseconds, the
-  // call's start is rebuilt) and ended before the next model call.
+  // The subagent ran inside its call's span, and ended before the next model call.
   const explore = tool(scenarioIds.explore);
-  expect(child.startNs >= explore.startNs - 1_000_000n && child.startNs < explore.endNs).toBe(true);
+  expect(child.startNs >= explore.startNs && child.endNs <= explore.endNs).toBe(true);
   expect(child.endNs <= chats[2]!.startNs).toBe(true);
 
   // Errors: the failing tool and the failing model call set the status and error.type.
