@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod/v3';
 import {
   InvalidArgumentError,
   MemoryCheckpointStore,
@@ -140,6 +141,25 @@ describe('a typed output through a final-answer tool (an adapter without native 
       description: 'The cities',
       parameters: { type: 'object', properties: { value: { type: 'array' } }, required: ['value'] },
     });
+  });
+
+  it('takes a zod 3 schema as well, typed from it', async () => {
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['final_answer', { city: 7 }]]),
+      ScriptedAdapter.toolCalls([['final_answer', { city: 'Nice' }]]),
+    ]);
+    const result = await new ToolOrchestrator(
+      adapter,
+      { lookup },
+      { output: z3.object({ city: z3.string() }) },
+    ).run([user('?')]);
+    const city: string | undefined = result.output?.city;
+    expect(city).toBe('Nice');
+    expect(adapter.calls[0]!.tools[1]!.function.parameters).toMatchObject({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+    });
+    expect(String(adapter.calls[1]!.messages.at(-1)!.content)).toContain('city');
   });
 
   it('validates a JSON Schema output', async () => {
