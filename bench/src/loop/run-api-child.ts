@@ -66,6 +66,8 @@ const runApiVariants: Readonly<Record<string, OursVariant>> = {
   // A typed output (`output`) on the same run: native structured output, and the final-answer tool.
   'run(), output (native)': { via: 'run', output: 'native' },
   'run(), output (final-answer tool)': { via: 'run', output: 'tool' },
+  // Every tool call through an agent tool: a nested run of two zero-latency model calls per call.
+  'run(), each call through a child agent': { via: 'run', childAgent: true },
 };
 
 const baseline = 'run() (defaults: loopGuard on)';

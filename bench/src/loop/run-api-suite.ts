@@ -79,9 +79,11 @@ function markdown(rounds: readonly RunApiChildResult[][]): string {
       const early = over(variant, (result) => result.earlyTurnMicroseconds);
       const late = over(variant, (result) => result.lateTurnMicroseconds);
       const ratio = over(variant, (result) => result.ratioToRun);
+      // A child agent per call is more work (a nested run with two model calls), not a run API option.
       if (
         variant !== 'run() (defaults: loopGuard on)' &&
         variant !== 'run(), loopGuard off' &&
+        !variant.includes('child agent') &&
         ratio !== undefined
       ) {
         targets.push(

@@ -16,6 +16,12 @@ export interface OursVariant {
    * structured output, or from the model's call of the final-answer tool. @default none
    */
   readonly output?: 'native' | 'tool';
+  /**
+   * Every tool call goes through an agent tool (`asTool()`): a nested run whose zero-latency model
+   * calls the real tool once and answers with its result, so the work and the answers stay the same.
+   * @default false
+   */
+  readonly childAgent?: boolean;
 }
 
 /** The typed output of the `output` variants: the scenario's final text. */
@@ -78,11 +84,12 @@ export async function prepareOurs(
       return pageText;
     },
   });
-  const orchestrator = new ToolOrchestrator(
-    adapter,
-    { add, page },
-    { maxTurns: script.scenario.turns.length, toolConcurrency: 64, ...variant.options },
-  );
+  const tools = variant.childAgent === true ? agentTools(ToolOrchestrator, { add, page }) : { add, page };
+  const orchestrator = new ToolOrchestrator(adapter, tools, {
+    maxTurns: script.scenario.turns.length,
+    toolConcurrency: 64,
+    ...variant.options,
+  });
   const messages = [{ role: 'user' as const, content: 'Run the benchmark script.' }];
   if (variant.output !== undefined) {
     return async () => {
@@ -129,4 +136,44 @@ function finalResponse(text: string, output: OursVariant['output']): ModelRespon
     };
   }
   return { content: text, finish_reason: 'stop' };
+}
+
+/**
+ * The tools as agent tools of one child agent: its model asks for the named tool with the call's
+ * arguments, then answers with the tool's result as its text.
+ */
+function agentTools(
+  Orchestrator: typeof Package.ToolOrchestrator,
+  tools: Package.ToolRegistry,
+): Package.ToolRegistry {
+  const childAdapter: ModelAdapter = {
+    provider: 'bench-child',
+    call(messages) {
+      const last = messages.at(-1)!;
+      if (last.role === 'tool') {
+        return Promise.resolve({
+          content: typeof last.content === 'string' ? last.content : '',
+          finish_reason: 'stop',
+        });
+      }
+      const { name, args } = JSON.parse(last.content as string) as { name: string; args: string };
+      return Promise.resolve({
+        content: null,
+        finish_reason: 'tool_calls',
+        tool_calls: [{ id: 'child_call', type: 'function', function: { name, arguments: args } }],
+      });
+    },
+  };
+  const child = new Orchestrator(childAdapter, tools, { maxTurns: 2 });
+  const asTool = (name: 'add' | 'page', description: string, parameters: unknown): Package.Tool =>
+    child.asTool({
+      name,
+      description,
+      parameters,
+      prompt: (input: unknown) => JSON.stringify({ name, args: JSON.stringify(input) }),
+    });
+  return {
+    add: asTool('add', addDescription, addParameters),
+    page: asTool('page', pageDescription, pageParameters),
+  };
 }
