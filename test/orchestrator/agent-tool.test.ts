@@ -188,4 +188,21 @@ describe('orchestrator.asTool()', () => {
     expect(String(answer?.content)).toMatch(/approval of delete_all/);
     expect(result.content).toBe('could not');
   });
+
+  it("strips the nested run's content from the calling run's events under traceContent: 'metadata'", async () => {
+    const { agent } = researcher('SECRET ANSWER');
+    const parentAdapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['research', { input: 'SECRET QUESTION' }]]),
+      ScriptedAdapter.text('ok'),
+    ]);
+    const result = await new ToolOrchestrator(
+      parentAdapter,
+      { research: agent.asTool({ name: 'research', description: 'Researches' }) },
+      { traceContent: 'metadata' },
+    ).run([user('go')]);
+    const nested = result.traces.filter((event) => event.runId !== result.runId);
+    expect(nested.length).toBeGreaterThan(0);
+    expect(JSON.stringify(nested)).not.toMatch(/SECRET/);
+    expect(result.messages.find((message) => message.role === 'tool')?.content).toBe('SECRET ANSWER');
+  });
 });

@@ -312,6 +312,29 @@ describe('output and the rest of the run', () => {
     expect(again.output).toEqual({ city: 'Lima', celsius: 18 });
   });
 
+  it('waits with an approval and comes once the resumed run answers', async () => {
+    const book = defineTool({
+      name: 'book',
+      description: 'Books a table',
+      parameters: z.object({ city: z.string() }),
+      needsApproval: true,
+      execute: ({ city }) => `booked in ${city}`,
+    });
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['book', { city: 'Lyon' }, 'call_book']]),
+      ScriptedAdapter.toolCalls([['final_answer', { city: 'Lyon', celsius: 12 }]]),
+    ]);
+    const orchestrator = new ToolOrchestrator(adapter, { book }, { output: weather });
+    const paused = await orchestrator.run([user('Book in Lyon')]);
+    expect(paused.stopReason).toBe('awaiting_approval');
+    expect(paused.output).toBeUndefined();
+    expect(warnings(paused.traces)).not.toContain('output_missing');
+    const done = await orchestrator.resume(paused.state!, { approvals: { call_book: { approved: true } } });
+    expect(done.stopReason).toBe('final');
+    expect(done.output).toEqual({ city: 'Lyon', celsius: 12 });
+    expectValidTranscript(done.messages);
+  });
+
   it('comes back from stream() too, and the run option replaces the orchestrator option', async () => {
     const adapter = new ScriptedAdapter([ScriptedAdapter.toolCalls([['answer', { n: 3 }]])]);
     const orchestrator = new ToolOrchestrator(adapter, { lookup }, { output: weather });
