@@ -21,7 +21,7 @@ export interface AgentToolOptions<Parameters = undefined> {
    * @default the `input` argument when it is a string, else the arguments as JSON
    */
   readonly prompt?: (input: InferInput<Parameters>) => string;
-  /** The agent's instructions: its system prompt. @default none */
+  /** The agent's instructions for this tool, its system prompt. @default the agent's own `instructions` */
   readonly instructions?: string;
   /**
    * The agent's typed output for this tool, replacing its orchestrator's `output`: the tool's

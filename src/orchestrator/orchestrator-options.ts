@@ -42,6 +42,12 @@ export interface ToolOrchestratorOptions<
    * @default none: `result.output` is undefined
    */
   readonly output?: OutputOption<OutputSchema>;
+  /**
+   * The agent's instructions: the system prompt of every run that is given none (`run()`'s
+   * `systemPrompt` wins, and so do messages that start with a system message).
+   * @default none
+   */
+  readonly instructions?: string;
   /** The most model calls in one run (a `'final_answer'` call comes on top). @default 10 */
   readonly maxTurns?: number;
   /** Called with every trace event. May be async; if it throws or rejects the run goes on. */

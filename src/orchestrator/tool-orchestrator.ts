@@ -109,7 +109,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
 
   /**
    * Runs the loop on a copy of `messages` (the caller's array is never changed). A system prompt
-   * becomes the first message unless the messages already start with one.
+   * (else the `instructions` option) becomes the first message unless the messages already start with one.
    *
    * @throws {MaxTurnsExceededError} only with `onCutShort: 'throw'`.
    * @throws {BudgetExceededError} when a budget limit is reached, only with `onCutShort: 'throw'`.
@@ -280,7 +280,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
       saved: undefined,
     });
     const requestId = typeof context.requestId === 'string' ? context.requestId : this.#generateId();
-    const transcript = withSystemPrompt(messages, systemPrompt);
+    const transcript = withSystemPrompt(messages, systemPrompt ?? this.#options.instructions);
     const guardOn = config.loopGuard !== undefined;
     return driveRun(startRunState({ runId, requestId, messages: transcript, guardOn }, handles), config);
   }

@@ -75,6 +75,13 @@ export function validateOrchestratorInput(
       message: `must be one of ${onCutShortValues.map((value) => `'${value}'`).join(', ')}.`,
     });
   }
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+    throw new InvalidArgumentError({
+      argument: 'instructions',
+      value: options.instructions,
+      message: 'must be a string: the system prompt of runs that are given none.',
+    });
+  }
   if (options.finalAnswerPrompt !== undefined && typeof options.finalAnswerPrompt !== 'string') {
     throw new InvalidArgumentError({
       argument: 'finalAnswerPrompt',

@@ -205,4 +205,36 @@ describe('orchestrator.asTool()', () => {
     expect(JSON.stringify(nested)).not.toMatch(/SECRET/);
     expect(result.messages.find((message) => message.role === 'tool')?.content).toBe('SECRET ANSWER');
   });
+
+  it("uses the agent's own instructions unless the tool or the run gives others", async () => {
+    const childAdapter = new ScriptedAdapter([
+      ScriptedAdapter.text('a'),
+      ScriptedAdapter.text('b'),
+      ScriptedAdapter.text('c'),
+    ]);
+    const agent = new ToolOrchestrator(childAdapter, {}, { instructions: 'You are terse.' });
+    const plain = agent.asTool({ name: 'plain', description: 'Plain' });
+    const briefed = agent.asTool({
+      name: 'briefed',
+      description: 'Briefed',
+      instructions: 'You are verbose.',
+    });
+    const parentAdapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([
+        ['plain', { input: 'one' }],
+        ['briefed', { input: 'two' }],
+      ]),
+      ScriptedAdapter.text('done'),
+    ]);
+    await new ToolOrchestrator(parentAdapter, { plain, briefed }).run([user('go')]);
+    expect(childAdapter.calls.map((call) => call.messages[0])).toEqual([
+      { role: 'system', content: 'You are terse.' },
+      { role: 'system', content: 'You are verbose.' },
+    ]);
+    await agent.run([user('three')], 'Run prompt.');
+    expect(childAdapter.calls[2]!.messages[0]).toEqual({ role: 'system', content: 'Run prompt.' });
+    expect(() => new ToolOrchestrator(childAdapter, {}, { instructions: 5 as never })).toThrow(
+      /instructions/,
+    );
+  });
 });
