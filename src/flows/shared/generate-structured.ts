@@ -5,8 +5,8 @@ import { compileSchema, formatIssues } from '../../tools/schema.js';
 import type { SchemaIssue } from '../../tools/schema.js';
 import type { TraceEmitter } from '../../tracing/trace-events.js';
 import { StructuredOutputError } from '../../errors/structured-output-error.js';
-import { parseJsonOutput } from './parse-json-output.js';
-import type { ParseJsonOutputOptions } from './parse-json-output.js';
+import { parseJsonOutput } from '../../orchestrator/output/parse-json-output.js';
+import type { ParseJsonOutputOptions } from '../../orchestrator/output/parse-json-output.js';
 import { tracedModelCall } from './traced-model-call.js';
 import type { TracedModelCallOptions } from './traced-model-call.js';
 

@@ -10,6 +10,7 @@ import { prepareTurnStep } from '../prepare-turn-step.js';
 import type { RunConfig } from '../run-config.js';
 import type { RunState } from '../run-state.js';
 import type { ResolvedOutput } from './output-options.js';
+import { parseJsonOutput } from './parse-json-output.js';
 
 /**
  * How the run gets its typed output. The model's answer is read (the JSON text in native mode,
@@ -36,7 +37,7 @@ export async function outputFromAnswer(
   response: ModelResponse,
 ): Promise<void> {
   const output = config.output!;
-  const reading = readText(output, response.content ?? '');
+  const reading = readJson(output, response.content ?? '');
   if (reading.valid) return keep(state, reading.value);
   if (output.mode === 'native') {
     await repair(state, config, reading, 1);
@@ -156,7 +157,7 @@ async function callForOutput(state: RunState, config: RunConfig): Promise<Readin
     });
   }
   state.messages.push(assistantMessage(response, []));
-  return readText(output, response.content ?? '');
+  return readJson(output, response.content ?? '');
 }
 
 /**
@@ -184,26 +185,20 @@ function answerFinalCall(
   return reading;
 }
 
-/** Reads a text answer: its JSON (a surrounding Markdown code fence taken off) against the schema. */
-function readText(output: ResolvedOutput, text: string): Reading {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(text);
-  return readJson(output, fenced === null ? text : fenced[1]!);
-}
-
+/**
+ * Reads an answer (the JSON text, or the final-answer tool's arguments) against the schema: a
+ * Markdown code fence around the whole of it is taken off.
+ */
 function readJson(output: ResolvedOutput, raw: string): Reading {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    const shown = raw.trim() === '' ? 'an empty answer' : `text that is not JSON: ${raw.slice(0, 200)}`;
-    return { valid: false, raw, issues: [{ path: [], message: `expected JSON, got ${shown}` }] };
-  }
-  let value = parsed;
+  const parsed = parseJsonOutput(raw);
+  if (!parsed.ok)
+    return { valid: false, raw, issues: [{ path: [], message: `expected JSON: ${parsed.error}` }] };
+  let value = parsed.value;
   if (output.wrapped) {
-    if (typeof parsed !== 'object' || parsed === null || !('value' in parsed)) {
+    if (typeof value !== 'object' || value === null || !('value' in value)) {
       return { valid: false, raw, issues: [{ path: [], message: 'expected an object { "value": ... }' }] };
     }
-    value = (parsed as { value: unknown }).value;
+    value = (value as { value: unknown }).value;
   }
   const outcome = output.validate(value);
   return outcome.success
