@@ -23,7 +23,7 @@ export type {
   OutputOptions,
 } from './orchestrator/output/output-options.js';
 export type { AgentToolOptions } from './orchestrator/agent-tool.js';
-export type { CallingRun } from './tools/calling-run.js';
+export type { CallingRun, PausedRun, PausedRunResume } from './tools/calling-run.js';
 export type {
   PrepareTurn,
   PrepareTurnHook,
@@ -122,6 +122,7 @@ export type {
 } from './tracing/trace-events.js';
 
 export type {
+  AgentPathStep,
   ApprovalDecision,
   CurrentTurnState,
   JsonValue,

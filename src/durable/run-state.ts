@@ -102,13 +102,33 @@ export interface RecordedToolOutcome {
   readonly durationMs?: number;
 }
 
-/** A call that waits for a person's decision before it runs. */
+/**
+ * A call that waits for a person's decision before it runs: one of the run's own calls, or a call
+ * of an agent nested in one of them (`orchestrator.asTool()`), at any depth.
+ */
 export interface PendingApproval {
+  /**
+   * The key to decide the call by in `resume(state, { approvals })`: the call's id; for a call of a
+   * nested agent, the ids of the agent-tool calls it sits in and its own, joined by `/`
+   * (`'call_2/call_1'`).
+   */
   readonly toolCallId: string;
   /** The tool's name. */
   readonly name: string;
   /** The arguments exactly as the model produced them: a JSON string (`JSON.parse` it to show). */
   readonly arguments: string;
+  /** For a call of a nested agent: the agent-tool calls it sits in, outermost first. Absent for the run's own calls. */
+  readonly agentPath?: readonly AgentPathStep[];
+}
+
+/** One agent-tool call on the way from a run down to a nested call that waits for approval. */
+export interface AgentPathStep {
+  /** The agent tool's name, as the calling model called it. */
+  readonly toolName: string;
+  /** The agent-tool call's own id, in the run that made it. */
+  readonly toolCallId: string;
+  /** The id of the nested run the call started: `resume` continues that run from its checkpoint. */
+  readonly runId: string;
 }
 
 /** A person's decision on a call that needed approval. */

@@ -54,10 +54,11 @@ export function validateRunState(value: unknown): RunState {
     const toolCallId = text(approval['toolCallId'], `${path}.toolCallId`, runId);
     text(approval['name'], `${path}.name`, runId);
     text(approval['arguments'], `${path}.arguments`, runId);
-    if (toolCallIds.get(toolCallId) !== 'pending') {
+    const outermost = approval['agentPath'] === undefined ? toolCallId : agentCallId(approval, path, runId);
+    if (toolCallIds.get(outermost) !== 'pending') {
       invalid(
-        `${path}.toolCallId`,
-        toolCallId,
+        approval['agentPath'] === undefined ? `${path}.toolCallId` : `${path}.agentPath[0].toolCallId`,
+        outermost,
         'must name a call of currentTurn.toolCalls whose status is "pending": only a call that has not run can wait for approval.',
         runId,
       );
@@ -242,4 +243,27 @@ function count(value: unknown, path: string, runId: string | undefined): number 
 
 function isFiniteNumber(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** The id of the run's own agent-tool call a nested call waiting for approval sits in, its path checked. */
+function agentCallId(approval: Record<string, unknown>, path: string, runId: string): string {
+  const steps = list(approval['agentPath'], `${path}.agentPath`, runId);
+  if (steps.length === 0)
+    invalid(`${path}.agentPath`, steps, 'must list at least one agent-tool call.', runId);
+  steps.forEach((entry, index) => {
+    const step = record(entry, `${path}.agentPath[${index}]`, runId);
+    for (const field of ['toolName', 'toolCallId', 'runId'])
+      text(step[field], `${path}.agentPath[${index}].${field}`, runId);
+  });
+  const outermost = (steps[0] as { toolCallId: string }).toolCallId;
+  const key = approval['toolCallId'] as string;
+  if (!key.startsWith(`${outermost}/`)) {
+    invalid(
+      `${path}.toolCallId`,
+      key,
+      `must start with "${outermost}/", the id of the agent-tool call it sits in (agentPath[0].toolCallId).`,
+      runId,
+    );
+  }
+  return outermost;
 }

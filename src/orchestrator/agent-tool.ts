@@ -2,7 +2,9 @@ import type { ChatMessage } from '../model/messages.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { InferInput, NeedsApproval, Tool, ToolExecutionContext } from '../tools/define-tool.js';
 import type { TraceEvent } from '../tracing/trace-events.js';
-import type { RunOptions, RunResult } from './orchestrator-options.js';
+import type { ResumeOptions, RunOptions, RunResult } from './orchestrator-options.js';
+import type { ApprovalDecision, RunState as SavedRunState } from '../durable/run-state.js';
+import { nestedRunId } from './nested-approvals.js';
 import type { OutputOption } from './output/output-options.js';
 
 /** What `orchestrator.asTool()` takes. */
@@ -42,6 +44,10 @@ export interface RunsAgent {
     systemPrompt: string | undefined,
     runOptions: RunOptions<Record<string, unknown>, unknown>,
   ): Promise<RunResult>;
+  resume(
+    runIdOrState: string | SavedRunState,
+    resumeOptions: ResumeOptions<Record<string, unknown>, unknown>,
+  ): Promise<RunResult>;
 }
 
 const defaultParameters = {
@@ -56,8 +62,11 @@ const defaultParameters = {
  * run's events reach the calling run (`traces`, listeners, `stream()`, sinks) stamped with
  * `parentRunId` and `parentToolCallId`, so viewers and OpenTelemetry nest it under the call; its
  * model usage counts in the calling run's `usage` and budget; the call's signal (the calling
- * run's abort, the tool's timeout) aborts it. A nested run that fails, or that ends waiting for
- * an approval (not yet carried through to the calling run), is a tool error the calling model sees.
+ * run's abort, the tool's timeout) aborts it. A nested run that waits for approvals pauses the
+ * calling run, which lists them; `resume` continues the nested run from where it paused. With a
+ * checkpoint store the nested run saves its checkpoints there too (as run `<runId>/<toolCallId>`),
+ * so a crash mid-call resumes it rather than starting it again. A nested run that fails is a tool
+ * error the calling model sees.
  */
 export function agentTool<Parameters>(agent: RunsAgent, options: AgentToolOptions<Parameters>): Tool {
   const parameters = options.parameters ?? defaultParameters;
@@ -68,16 +77,46 @@ export function agentTool<Parameters>(agent: RunsAgent, options: AgentToolOption
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval as NeedsApproval }),
     execute: async (input: unknown, context: ToolExecutionContext) => {
-      const result = await agent.run(
-        [{ role: 'user', content: promptOf(options, input) }],
-        options.instructions,
-        {
-          signal: context.signal,
-          parentRunId: context.runId,
-          ...(context.callingRun === undefined ? {} : { onEvent: forwardTo(context) }),
-          ...(options.output === undefined ? {} : { output: options.output }),
-        },
-      );
+      const calling = context.callingRun;
+      const store = calling?.checkpointStore;
+      const shared = {
+        signal: context.signal,
+        parentRunId: context.runId,
+        ...(calling === undefined ? {} : { onEvent: forwardTo(context) }),
+        ...(options.output === undefined ? {} : { output: options.output }),
+        ...(store === undefined ? {} : { checkpointStore: store }),
+      };
+      const resumeFrom = async (
+        from: string | SavedRunState,
+        approvals: Readonly<Record<string, ApprovalDecision>>,
+      ): Promise<RunResult> => agent.resume(from, { ...shared, approvals });
+      const paused = calling?.takePaused(context.toolCallId);
+      const runId = paused?.paused.runId ?? nestedRunId(context.runId, context.toolCallId);
+      let result: RunResult;
+      if (paused !== undefined) {
+        result = await resumeFrom(paused.paused.state ?? runId, paused.approvals);
+      } else if (store !== undefined && (await store.load(runId)) !== undefined) {
+        // The call ran before a crash: its run goes on from its last checkpoint.
+        result = await resumeFrom(runId, {});
+      } else {
+        const messages = [{ role: 'user' as const, content: promptOf(options, input) }];
+        result = await agent.run(messages, options.instructions, {
+          ...shared,
+          ...(store === undefined ? {} : { runId }),
+        });
+      }
+      while (result.stopReason === 'awaiting_approval' && calling !== undefined) {
+        const known = calling.pause(context.toolCallId, {
+          toolName: options.name,
+          runId: result.runId,
+          pendingApprovals: result.pendingApprovals ?? [],
+          ...(store === undefined && result.state !== undefined ? { state: result.state } : {}),
+        });
+        if (known === undefined) {
+          throw new Error(`The agent ${options.name} waits for a person's approval; the calling run pauses.`);
+        }
+        result = await resumeFrom(store === undefined ? result.state! : result.runId, known);
+      }
       if (result.stopReason === 'aborted') context.signal.throwIfAborted();
       if (result.stopReason === 'awaiting_approval') {
         throw new Error(
@@ -87,7 +126,7 @@ export function agentTool<Parameters>(agent: RunsAgent, options: AgentToolOption
             .map((approval) => approval.name)
             .join(
               ', ',
-            )}; approvals inside an agent tool are not carried to the calling run yet. Give the agent tools that need no approval, or put needsApproval on this tool.`,
+            )}, and it runs outside an orchestrator's run, which would pause for it. Give the agent tools that need no approval, or put needsApproval on this tool.`,
         );
       }
       return result.output !== undefined ? result.output : result.content;

@@ -1,6 +1,4 @@
 import { describeThrown } from '../errors/describe-value.js';
-import { addUsage } from '../model/usage.js';
-import type { TraceEvent } from '../tracing/trace-events.js';
 import { contentAsText, contentLength } from '../model/content-parts.js';
 import type { ToolCall, ToolMessage } from '../model/messages.js';
 import { errorContent } from '../tools/serialize-result.js';
@@ -21,6 +19,7 @@ import type { RunState } from './run-state.js';
 import { AbandonedTools } from './abandoned-tools.js';
 import type { CallProgress, TurnProgress } from './turn-progress.js';
 import { awaitingDecision, isRunnable } from './turn-progress.js';
+import { callingRunOf } from './nested-runs.js';
 import { checkToolInputs, closeTrippedTurn, ToolOutputJudge } from './guardrails/tool-guardrails.js';
 
 /**
@@ -157,12 +156,7 @@ export function batchContextOf(state: RunState, config: RunConfig): ToolBatchCon
     runId: state.runId,
     turnIndex: state.currentTurn?.turnIndex ?? state.trace.turn,
     ...(state.signal === undefined ? {} : { signal: state.signal }),
-    callingRun: {
-      emit(event: TraceEvent) {
-        state.trace.forward(event);
-        if (event.type === 'llm_call') state.usage = addUsage(state.usage, event.data.usage);
-      },
-    },
+    callingRun: callingRunOf(state),
   } as ToolBatchContext;
 }
 
@@ -177,7 +171,8 @@ function turnRegistry(registry: ToolRegistry, activeTools: readonly string[] | u
 /** Records a call's outcome, unless the call was cut short by an abort (it runs again on resume). */
 function recordOutcome(turn: TurnProgress, index: number, outcome: ToolCallOutcome): boolean {
   const call = turn.calls[index]!;
-  if (call.status === 'done' || outcome.errorCode === 'aborted') return false;
+  // A call paused for its nested run's approvals has no outcome yet, whatever its tool returned.
+  if (call.status === 'done' || outcome.errorCode === 'aborted' || call.nested !== undefined) return false;
   call.status = 'done';
   call.outcome = outcome;
   return true;

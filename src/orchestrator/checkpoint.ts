@@ -2,7 +2,6 @@ import type { CheckpointStore } from '../durable/checkpoint-store.js';
 import { runStateVersion } from '../durable/run-state.js';
 import type {
   JsonValue,
-  PendingApproval,
   RunState as SavedRunState,
   RunStateStopReason,
   ToolCallRecord,
@@ -10,7 +9,8 @@ import type {
 import type { ToolCallOutcome } from '../tools/tool-call-outcome.js';
 import type { RunState } from './run-state.js';
 import type { TurnProgress } from './turn-progress.js';
-import { awaitingDecision } from './turn-progress.js';
+import { argumentsOf, pendingApprovalsOf } from './turn-progress.js';
+import { savedNestedRuns } from './nested-runs.js';
 import { savedTrip } from './guardrails/guardrail-trip.js';
 
 /** How a run ended, for its last checkpoint. */
@@ -51,9 +51,9 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
     usage: state.usage,
     currentTurn: turn === undefined ? null : { turnIndex: turn.turnIndex, toolCalls: records(turn) },
     pendingApprovals:
-      turn === undefined || !turn.calls.some((call) => call.needsApproval)
+      turn === undefined || !turn.calls.some((call) => call.needsApproval || call.nested !== undefined)
         ? []
-        : pendingApprovals(turn, decisions),
+        : pendingApprovalsOf(turn, decisions),
     approvalDecisions: copyDecisions(decisions),
     stopReason: ending?.stopReason ?? null,
     result: ended
@@ -70,21 +70,14 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
 /** `strategyState`: the loop's features, by name (assigned, not spread: this runs at every step). */
 function strategyState(state: RunState, turn: TurnProgress | undefined): { [feature: string]: JsonValue } {
   const features: { [feature: string]: JsonValue } = { loop: loopState(state) };
-  if (turn !== undefined) features['turn'] = turnState(turn);
+  if (turn !== undefined) {
+    features['turn'] = turnState(turn);
+    const nested = savedNestedRuns(turn);
+    if (nested !== undefined) features['nestedRuns'] = nested;
+  }
   if (state.contextWindow !== undefined) features['contextWindow'] = state.contextWindow.save();
   if (state.guardrailTrip !== undefined) features['guardrail'] = savedTrip(state.guardrailTrip);
   return features;
-}
-
-/** The calls of `turn` that wait for a decision, as `result.pendingApprovals` lists them. */
-export function pendingApprovals(
-  turn: TurnProgress,
-  decisions: Readonly<Record<string, unknown>>,
-): PendingApproval[] {
-  return awaitingDecision(turn, decisions).map((index) => {
-    const toolCall = turn.toolCalls[index]!;
-    return { toolCallId: toolCall.id, name: toolCall.function.name, arguments: argumentsOf(toolCall) };
-  });
 }
 
 /** A copy of the decisions; the empty object when there are none (most runs ask for none). */
@@ -127,12 +120,6 @@ function recordedOutcome(outcome: ToolCallOutcome): NonNullable<ToolCallRecord['
   if (outcome.errorCode !== undefined) recorded.errorCode = outcome.errorCode;
   if (outcome.error !== undefined) recorded.error = outcome.error;
   return recorded;
-}
-
-/** The arguments as a string, even from an adapter that broke its contract (they are answered as invalid). */
-function argumentsOf(toolCall: TurnProgress['toolCalls'][number]): string {
-  const value: unknown = toolCall.function.arguments;
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 /** What the loop's features keep between turns, as JSON: `strategyState.loop`. */

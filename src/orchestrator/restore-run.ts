@@ -19,6 +19,7 @@ import { applyDecisions } from './approvals.js';
 import type { ApprovalDecision } from '../durable/run-state.js';
 import type { TurnProgress } from './turn-progress.js';
 import { restoredTrip } from './guardrails/guardrail-trip.js';
+import { restoredNestedRuns } from './nested-runs.js';
 
 /** What `strategyState.loop` holds (see `takeSnapshot`). */
 interface SavedLoopState {
@@ -108,6 +109,7 @@ function restoreTurn(saved: SavedRunState): TurnProgress | undefined {
     ...saved.pendingApprovals.map((approval) => approval.toolCallId),
     ...Object.keys(saved.approvalDecisions),
   ]);
+  const nestedRuns = restoredNestedRuns(saved.strategyState['nestedRuns']);
   const toolCalls: ToolCall[] = turn.toolCalls.map((record) => ({
     id: record.toolCallId,
     type: 'function',
@@ -137,6 +139,7 @@ function restoreTurn(saved: SavedRunState): TurnProgress | undefined {
       needsApproval: asked.has(record.toolCallId),
       // A run pauses only after tracing the results it has; after a crash they are traced again.
       reported: record.status === 'done' && saved.stopReason === 'awaiting_approval',
+      nested: record.status === 'done' ? undefined : nestedRuns.get(record.toolCallId),
     })),
     refusals: state.refusals == null || state.refusals.length === 0 ? undefined : new Map(state.refusals),
     streakContentIndex: state.streakContentIndex ?? undefined,

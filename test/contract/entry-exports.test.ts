@@ -51,6 +51,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'validateRunState',
     ],
     types: [
+      'AgentPathStep',
       'AgentToolOptions',
       'ApprovalDecision',
       'AssistantMessage',
@@ -110,6 +111,8 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'OutputOf',
       'OutputOption',
       'OutputOptions',
+      'PausedRun',
+      'PausedRunResume',
       'PendingApproval',
       'PrepareTurn',
       'PrepareTurnHook',

@@ -132,6 +132,60 @@ describe('validateRunState', () => {
         /must name a call of currentTurn\.toolCalls whose status is "pending"/,
       ],
       [
+        edit((state) => {
+          state['currentTurn'] = {
+            turnIndex: 0,
+            toolCalls: [{ toolCallId: 'a', name: 'agent', arguments: '{}', status: 'pending' }],
+          };
+          state['pendingApprovals'] = [
+            {
+              toolCallId: 'b/c1',
+              name: 'rm',
+              arguments: '{}',
+              agentPath: [{ toolName: 'agent', toolCallId: 'b', runId: 'r/b' }],
+            },
+          ];
+        }),
+        'pendingApprovals[0].agentPath[0].toolCallId',
+        /must name a call of currentTurn\.toolCalls whose status is "pending"/,
+      ],
+      [
+        edit((state) => {
+          state['currentTurn'] = {
+            turnIndex: 0,
+            toolCalls: [{ toolCallId: 'a', name: 'agent', arguments: '{}', status: 'pending' }],
+          };
+          state['pendingApprovals'] = [
+            {
+              toolCallId: 'c1',
+              name: 'rm',
+              arguments: '{}',
+              agentPath: [{ toolName: 'agent', toolCallId: 'a', runId: 'r/a' }],
+            },
+          ];
+        }),
+        'pendingApprovals[0].toolCallId',
+        /must start with "a\/"/,
+      ],
+      [
+        edit((state) => {
+          state['currentTurn'] = {
+            turnIndex: 0,
+            toolCalls: [{ toolCallId: 'a', name: 'agent', arguments: '{}', status: 'pending' }],
+          };
+          state['pendingApprovals'] = [
+            {
+              toolCallId: 'a/c1',
+              name: 'rm',
+              arguments: '{}',
+              agentPath: [{ toolName: 'agent', toolCallId: 'a' }],
+            },
+          ];
+        }),
+        'pendingApprovals[0].agentPath[0].runId',
+        /must be a string/,
+      ],
+      [
         edit((state) => (state['approvalDecisions'] = { a: { approved: 'yes' } })),
         'approvalDecisions["a"].approved',
         /must be true or false/,
@@ -169,6 +223,25 @@ describe('validateRunState', () => {
       pendingApprovals: [{ toolCallId: 'a', name: 'rm', arguments: '{}' }],
     });
     expect(validateRunState(awaiting)).toBe(awaiting);
+    const nested = makeRunState({
+      stopReason: 'awaiting_approval',
+      currentTurn: {
+        turnIndex: 0,
+        toolCalls: [{ toolCallId: 'a', name: 'agent', arguments: '{}', status: 'pending' }],
+      },
+      pendingApprovals: [
+        {
+          toolCallId: 'a/b/c',
+          name: 'rm',
+          arguments: '{}',
+          agentPath: [
+            { toolName: 'agent', toolCallId: 'a', runId: 'r/a' },
+            { toolName: 'inner', toolCallId: 'b', runId: 'r/a/b' },
+          ],
+        },
+      ],
+    });
+    expect(validateRunState(nested)).toBe(nested);
     const extended = { ...valid, addedLater: { x: 1 } };
     expect(validateRunState(extended)).toBe(extended);
   });

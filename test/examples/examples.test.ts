@@ -64,6 +64,19 @@ describe('examples run as written', () => {
     expect(result.stdout).toContain('answer: We have 12 apples. (final, 3 turns)');
   });
 
+  it('agent-approvals: an approval inside an agent tool pauses the lead run; resume finishes both', async () => {
+    const result = await runExample('agent-approvals');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'awaiting_approval: outer_1/inner_1 delete_files {"pattern":"*.log"} in clean (run cleanup/outer_1)',
+        'lead: cleaner: deleted *.log (final)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('typed-output: a typed final output, repaired once', async () => {
     const result = await runExample('typed-output');
     expect(result.stderr).toBe('');

@@ -167,7 +167,7 @@ describe('orchestrator.asTool()', () => {
     expect(result.content).toBe('parent answer');
   });
 
-  it('answers with a tool error when the agent stops for an approval', async () => {
+  it('throws when the agent stops for an approval outside a calling run (nothing could pause)', async () => {
     const guarded = defineTool({
       name: 'delete_all',
       description: 'Deletes',
@@ -177,16 +177,17 @@ describe('orchestrator.asTool()', () => {
     });
     const childAdapter = new ScriptedAdapter([ScriptedAdapter.toolCalls([['delete_all', {}]])]);
     const agent = new ToolOrchestrator(childAdapter, { delete_all: guarded });
-    const parentAdapter = new ScriptedAdapter([
-      ScriptedAdapter.toolCalls([['clean', { input: 'clean up' }]]),
-      ScriptedAdapter.text('could not'),
-    ]);
-    const result = await new ToolOrchestrator(parentAdapter, {
-      clean: agent.asTool({ name: 'clean', description: 'Cleans' }),
-    }).run([user('clean')]);
-    const answer = result.messages.find((message) => message.role === 'tool');
-    expect(String(answer?.content)).toMatch(/approval of delete_all/);
-    expect(result.content).toBe('could not');
+    const clean = agent.asTool({ name: 'clean', description: 'Cleans' });
+    const context = {
+      requestId: 'request',
+      runId: 'run',
+      turnIndex: 0,
+      toolCallId: 'call',
+      signal: new AbortController().signal,
+    };
+    await expect(clean.execute({ input: 'clean up' }, context)).rejects.toThrow(
+      /approval of delete_all.*outside an orchestrator's run/,
+    );
   });
 
   it("strips the nested run's content from the calling run's events under traceContent: 'metadata'", async () => {

@@ -1,4 +1,5 @@
 import { isAbortError } from '../../errors/aborted-error.js';
+import { isPausedCall } from '../nested-runs.js';
 import type { ToolCall } from '../../model/messages.js';
 import type { ToolRegistry } from '../../tools/define-tool.js';
 import { parseArguments } from '../../tools/parse-arguments.js';
@@ -136,7 +137,8 @@ export class ToolOutputJudge {
 
   async #judgeOnce(outcome: ToolCallOutcome, toolCall: ToolCall): Promise<ToolCallOutcome> {
     const code = outcome.errorCode;
-    // Only results of a tool that ran are judged.
+    // Only results of a tool that ran are judged: not a call that paused for its nested run's approvals.
+    if (isPausedCall(this.#state, toolCall.id)) return outcome;
     if (
       code !== undefined &&
       code !== 'tool_error' &&

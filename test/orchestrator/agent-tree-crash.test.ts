@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage, PendingApproval } from '../../src/index.js';
+import { expectValidTranscript } from '../support/transcript.js';
+
+// A three-level agent tree runs in a child process with a FileCheckpointStore and is SIGKILLed
+// (while it waits for an approval, or while the grandchild's tool runs); a fresh process resumes it.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const child = fileURLToPath(new URL('fixtures/agent-tree-child.ts', import.meta.url));
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'agent-tree-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs the fixture; with `killAt`, SIGKILLs it once it prints that line. Bounded at 30 s. */
+function runChild(
+  args: readonly string[],
+  killAt?: string,
+): Promise<{ stdout: string; signal: string | null }> {
+  return new Promise((resolve, reject) => {
+    const process_ = spawn(process.execPath, [tsx, child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const deadline = setTimeout(() => process_.kill('SIGKILL'), 30_000);
+    process_.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (killAt !== undefined && stdout.includes(killAt)) process_.kill('SIGKILL');
+    });
+    process_.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    process_.on('error', reject);
+    process_.on('exit', (code, signal) => {
+      clearTimeout(deadline);
+      if (killAt === undefined && code !== 0)
+        reject(new Error(`child failed (${code ?? signal}): ${stderr}`));
+      else resolve({ stdout, signal });
+    });
+  });
+}
+
+const lastJson = <Value>(stdout: string): Value => JSON.parse(stdout.trim().split('\n').at(-1)!) as Value;
+
+async function logLines(path: string): Promise<string[]> {
+  return (await readFile(path, 'utf8')).trim().split('\n');
+}
+
+describe('a three-level agent tree across processes', () => {
+  it('the grandchild waits for approval, the process is killed, another approves and finishes: every finished tool ran once', async () => {
+    const dir = join(scratch, 'approval');
+    const log = join(scratch, 'approval.log');
+    const waiting = await runChild(['approval', 'start', dir, log], 'WAITING');
+    expect(waiting.signal).toBe('SIGKILL');
+    const { pendingApprovals } = JSON.parse(waiting.stdout.trim().split('\n')[0]!) as {
+      pendingApprovals: PendingApproval[];
+    };
+    expect(pendingApprovals.map((approval) => approval.toolCallId)).toEqual(['p2/c2/g2']);
+    expect(pendingApprovals[0]!.agentPath?.map((step) => step.toolName)).toEqual(['tidy', 'prune']);
+
+    const approvals = JSON.stringify({ 'p2/c2/g2': { approved: true } });
+    const resumed = await runChild(['approval', 'resume', dir, log, approvals]);
+    const result = lastJson<{ stopReason: string; content: string; messages: ChatMessage[] }>(resumed.stdout);
+    expect(result.stopReason).toBe('final');
+    expect(result.content).toBe(
+      'tidy (found space; disk pruned (found disk; logs gone (found old logs; deleted old logs)))',
+    );
+    expectValidTranscript(result.messages);
+    const lines = await logLines(log);
+    expect(lines.filter((line) => line.startsWith('start ')).sort()).toEqual([
+      'start delete_all g2',
+      'start search c1',
+      'start search g1',
+      'start search p1',
+    ]);
+    expect(lines.filter((line) => line.startsWith('finish ')).sort()).toEqual([
+      'finish delete_all g2',
+      'finish search c1',
+      'finish search g1',
+      'finish search p1',
+    ]);
+  });
+
+  it("a crash while the grandchild's tool runs resumes every level from its checkpoint: only the interrupted call runs again", async () => {
+    const dir = join(scratch, 'crash');
+    const log = join(scratch, 'crash.log');
+    const crashed = await runChild(['crash', 'start', dir, log], 'HANG');
+    expect(crashed.signal).toBe('SIGKILL');
+    const resumed = await runChild(['crash', 'resume', dir, log]);
+    const result = lastJson<{ stopReason: string; content: string; messages: ChatMessage[] }>(resumed.stdout);
+    expect(result.content).toBe(
+      'tidy (found space; disk pruned (found disk; logs gone (found old logs; hung once)))',
+    );
+    expectValidTranscript(result.messages);
+    const lines = await logLines(log);
+    expect(lines.filter((line) => line.startsWith('finish ')).sort()).toEqual([
+      'finish hang g2',
+      'finish search c1',
+      'finish search g1',
+      'finish search p1',
+    ]);
+    expect(lines.filter((line) => line === 'start hang g2')).toHaveLength(2);
+    for (const id of ['p1', 'c1', 'g1']) {
+      expect(lines.filter((line) => line === `start search ${id}`)).toHaveLength(1);
+    }
+  });
+});
