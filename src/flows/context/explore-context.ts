@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
-import type { StructuredOutputMode } from '../shared/generate-structured.js';
+import type { StructuredOutputMode } from '../shared/structured-output-mode.js';
 import { accumulateContext } from './accumulate-context.js';
 import type { AccumulatedContext } from './accumulate-context.js';
 import { callExplorationLlm } from './call-exploration-llm.js';
