@@ -30,7 +30,10 @@ export interface ExploreContextOptions {
   readonly maxContextChars?: number;
   /** Characters one result may hold. @default 20_000 */
   readonly maxResultChars?: number;
-  /** @default 'json_object' */
+  /**
+   * @deprecated Ignored: each round's answer is the call's typed `output`, native structured
+   * output when the adapter has it, else the `ExplorationResponse` tool.
+   */
   readonly structuredOutput?: StructuredOutputMode;
   /** One repair call for an invalid `ExplorationResponse`. @default true */
   readonly repair?: boolean;
