@@ -13,7 +13,6 @@
 import { fileURLToPath } from 'node:url';
 import { DeepSeekAdapter } from '../src/adapters/deepseek/index.js';
 import { OpenAIAdapter } from '../src/adapters/openai/index.js';
-import type { ResponseFormat } from '../src/adapters/openai/index.js';
 import type { ModelAdapter } from '../src/model/model-adapter.js';
 import { ExplorationOrchestrator } from '../src/flows/exploration/exploration-orchestrator.js';
 import { createContextProviders } from '../src/flows/context/create-context-providers.js';
@@ -22,24 +21,18 @@ import { generateWithContext } from '../src/flows/context/generate-with-context.
 import { runExplorer } from '../src/flows/explorer/run-explorer.js';
 import { recommendedNextStep } from '../src/flows/explorer/recommended-next-step.js';
 
-/** One adapter for tool loops, one in JSON mode for the structured calls of the context loop. */
-function createAdapters(): { tools: ModelAdapter; json: ModelAdapter; name: string } | undefined {
-  const json: ResponseFormat = { type: 'json_object' };
+/**
+ * One adapter for every flow: the structured answers (the context loop's requests, the explorer's
+ * report) are typed outputs, native structured output where the adapter has it, else a tool.
+ */
+function createAdapters(): { tools: ModelAdapter; name: string } | undefined {
   if (process.env['DEEPSEEK_API_KEY']) {
     const model = process.env['DEEPSEEK_MODEL'] ?? 'deepseek-v4-flash';
-    return {
-      tools: new DeepSeekAdapter({ model }),
-      json: new DeepSeekAdapter({ model, responseFormat: json }),
-      name: `DeepSeek ${model}`,
-    };
+    return { tools: new DeepSeekAdapter({ model }), name: `DeepSeek ${model}` };
   }
   if (process.env['OPENAI_API_KEY']) {
     const model = process.env['OPENAI_MODEL'] ?? 'gpt-5-mini';
-    return {
-      tools: new OpenAIAdapter({ model }),
-      json: new OpenAIAdapter({ model, responseFormat: json }),
-      name: `OpenAI ${model}`,
-    };
+    return { tools: new OpenAIAdapter({ model }), name: `OpenAI ${model}` };
   }
   return undefined;
 }
@@ -71,11 +64,10 @@ console.log(
 // 2. The context-request loop, then the final call.
 const task = 'Write a short guide to axios interceptors: where they are stored and in which order they run.';
 const explored = await exploreContext({
-  adapter: adapters.json,
+  adapter: adapters.tools,
   providers: createContextProviders({ root }),
   task,
   maxRounds: 4,
-  structuredOutput: 'json_object',
 });
 console.log(
   `== 2. exploreContext: ${explored.rounds} rounds, ${explored.results.length} results, ${explored.context.length} characters`,

@@ -14,9 +14,9 @@ export interface RecordedToolCall {
 /** Keeps what an explore run has done so far, from its trace events: for the summary line and for Ctrl-C. */
 export class ExploreRecorder {
   readonly toolCalls: RecordedToolCall[] = [];
-  /** Model calls of the explorer run (the report call included). */
+  /** Model calls of the explorer run (the report call included, the repair call not). */
   turns = 0;
-  /** Repair calls made after it (runs of their own). */
+  /** Repair calls made after a report that missed its schema. */
   repairCalls = 0;
   totalTokens = 0;
   /** True while a run has started and not yet sent `run_end`. */
@@ -24,6 +24,8 @@ export class ExploreRecorder {
   /** `run_end` events seen. */
   endedRuns = 0;
   readonly #runIds: string[] = [];
+  /** True between an `output_invalid` warning and the repair call it announces. */
+  #repairNext = false;
   readonly #arguments = new Map<string, string>();
 
   /** The trace sink. */
@@ -31,11 +33,18 @@ export class ExploreRecorder {
     switch (event.type) {
       case 'run_start':
         this.#runIds.push(event.runId);
-        if (this.#runIds.length > 1) this.repairCalls++;
         this.openRuns++;
         break;
+      case 'warning':
+        if (event.data.code === 'output_invalid') this.#repairNext = true;
+        break;
       case 'llm_call':
-        if (event.runId === this.#runIds[0]) this.turns++;
+        if (this.#repairNext) {
+          this.repairCalls++;
+          this.#repairNext = false;
+        } else if (event.runId === this.#runIds[0]) {
+          this.turns++;
+        }
         this.totalTokens += event.data.usage?.totalTokens ?? 0;
         break;
       case 'tool_call':

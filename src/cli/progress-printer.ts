@@ -41,7 +41,6 @@ export class ProgressPrinter {
   readonly #options: ProgressPrinterOptions;
   readonly #now: () => number;
   readonly #startedAt: number;
-  readonly #runIds: string[] = [];
   #call: ModelCall | undefined;
   #pendingToolCalls = 0;
   readonly #arguments = new Map<string, string>();
@@ -70,13 +69,7 @@ export class ProgressPrinter {
   readonly handle = (event: TraceEvent): void => {
     switch (event.type) {
       case 'run_start':
-        this.#runIds.push(event.runId);
-        // The explorer's run comes first; a later run is the repair call of an invalid report.
-        this.#beginCall(
-          this.#runIds.length === 1
-            ? `turn ${event.turn + 1}`
-            : 'repair call (the report did not match its schema)',
-        );
+        this.#beginCall(`turn ${event.turn + 1}`);
         break;
       case 'reasoning_delta':
         this.#firstToken();
@@ -130,6 +123,9 @@ export class ProgressPrinter {
           this.line(`  turn budget used; asking for the report with tools off`, this.#options.style.yellow);
           if (this.#call !== undefined && !this.#call.labelPrinted) this.#call.label = 'report call';
           else this.#beginCall('report call');
+        } else if (event.data.code === 'output_invalid') {
+          // The report missed its schema: the next call is the repair call.
+          this.#beginCall('repair call (the report did not match its schema)');
         } else {
           this.line(`  warning: ${oneLine(event.data.message, 300)}`, this.#options.style.yellow);
         }

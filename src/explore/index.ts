@@ -92,7 +92,7 @@ export type { CommandSpec } from '../flows/context/providers/command-provider.js
 export type { Playbook } from '../flows/context/providers/history-providers.js';
 export type { RunHistoryStore, RunRecord } from '../flows/context/providers/run-history-store.js';
 export { JsonLinesRunStore } from '../flows/context/providers/json-lines-run-store.js';
-export type { StructuredOutputMode } from '../flows/shared/generate-structured.js';
+export type { StructuredOutputMode } from '../flows/shared/structured-output-mode.js';
 
 // Flow 3: the explorer subagent and its report.
 export { runExplorer } from '../flows/explorer/run-explorer.js';

@@ -7,6 +7,7 @@ import { createContextProviders } from '../../src/flows/context/create-context-p
 import { defineContextProvider } from '../../src/flows/context/context-provider.js';
 import { generateWithContext } from '../../src/flows/context/generate-with-context.js';
 import { StructuredOutputError } from '../../src/errors/structured-output-error.js';
+import type { TraceEvent } from '../../src/tracing/trace-events.js';
 
 const root = fileURLToPath(new URL('../../node_modules/axios', import.meta.url));
 const providers = createContextProviders({ root });
@@ -132,18 +133,32 @@ describe('exploreContext over axios', () => {
   });
 
   it('repairs an invalid ExplorationResponse once, and fails clearly without repair', async () => {
-    const adapter = new ScriptedAdapter([
-      ScriptedAdapter.text('{"requests": [{"provider": 1}]}'),
-      requests(),
-    ]);
+    const adapter = new ScriptedAdapter(
+      [ScriptedAdapter.text('{"requests": [{"provider": 1}]}'), requests()],
+      {
+        supportsResponseFormat: true,
+      },
+    );
     const result = await exploreContext({ adapter, providers, maxRounds: 3 });
     expect(result).toMatchObject({ rounds: 1, ready: true });
-    expect(adapter.calls[1]!.messages.at(-1)!.content).toContain('not a valid ExplorationResponse');
+    expect(adapter.calls[0]!.options.responseFormat).toMatchObject({ name: 'ExplorationResponse' });
+    expect(adapter.calls[1]!.messages.at(-1)!.content).toContain('does not match the required JSON schema');
+    expect(adapter.calls[1]!.messages.at(-1)!.content).toContain('requests.0.provider');
 
-    const strict = new ScriptedAdapter([ScriptedAdapter.text('not json')]);
+    const strict = new ScriptedAdapter([ScriptedAdapter.text('not json'), requests()]);
     await expect(exploreContext({ adapter: strict, providers, repair: false })).rejects.toBeInstanceOf(
       StructuredOutputError,
     );
+    expect(strict.calls).toHaveLength(1);
+  });
+
+  it('without native structured output, offers the ExplorationResponse tool and takes its arguments', async () => {
+    const adapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['ExplorationResponse', { requests: [] }]]),
+    ]);
+    const result = await exploreContext({ adapter, providers, maxRounds: 3 });
+    expect(result).toMatchObject({ rounds: 1, ready: true });
+    expect(adapter.calls[0]!.tools.map((tool) => tool.function.name)).toEqual(['ExplorationResponse']);
   });
 
   it('runs custom providers next to the built-ins, and generateWithContext sends the context', async () => {
@@ -236,9 +251,17 @@ describe('callExplorationLlm as a serialisable activity', () => {
       ScriptedAdapter.text('{"requests": []}', { usage: usage(1_200, 20) }),
     ]);
     const input = { task: 't', context: '', providers: [], round: 1, maxRounds: 1 };
-    const output = await callExplorationLlm(input, { adapter });
+    const events: TraceEvent[] = [];
+    const output = await callExplorationLlm(input, {
+      adapter,
+      traceEmitter: (event) => void events.push(event),
+      parentRunId: 'workflow-run',
+    });
     expect(adapter.calls).toHaveLength(2);
     expect(output.repaired).toBe(true);
+    expect(events.filter((event) => event.type === 'llm_call')).toHaveLength(2);
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['run_start', 'run_end']));
+    expect(events.every((event) => event.parentRunId === 'workflow-run')).toBe(true);
     expect(output.usage).toEqual({
       promptTokens: 2_200,
       completionTokens: 70,

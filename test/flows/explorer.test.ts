@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolOrchestrator } from '../../src/orchestrator/tool-orchestrator.js';
 import { ScriptedAdapter } from '../../src/testing/scripted-adapter.js';
 import type { TraceEvent } from '../../src/tracing/trace-events.js';
+import type { Usage } from '../../src/model/usage.js';
 import { createExploreCodebaseTool } from '../../src/flows/explorer/create-explore-codebase-tool.js';
 import { runExplorer } from '../../src/flows/explorer/run-explorer.js';
 import type { ExplorerReport } from '../../src/flows/explorer/explorer-report-schema.js';
@@ -31,22 +32,34 @@ const report: ExplorerReport = {
   recommendedNextAction: 'ready_to_plan',
 };
 const reportText = JSON.stringify(report);
+/** The call that forces the report's final-answer tool (an adapter without native structured output). */
+const forcedReport = { type: 'function', function: { name: 'ExplorerReport' } };
+const usage = (total: number): Usage => ({
+  promptTokens: total - 1,
+  completionTokens: 1,
+  totalTokens: total,
+  reasoningTokens: 0,
+  cachedPromptTokens: 0,
+});
 
-/** A parent that calls explore_codebase once with `args`, then answers 'done'. */
+/** A parent that calls explore_codebase once with `args` (call id `explore_call`), then answers 'done'. */
 async function runParent(childAdapter: ScriptedAdapter, args: Record<string, unknown>) {
   const events: TraceEvent[] = [];
   const sink = (event: TraceEvent) => void events.push(event);
   const parentAdapter = new ScriptedAdapter([
-    ScriptedAdapter.toolCalls([['explore_codebase', args]]),
-    ScriptedAdapter.text('done'),
+    ScriptedAdapter.toolCalls([['explore_codebase', args, 'explore_call']], { usage: usage(10) }),
+    ScriptedAdapter.text('done', { usage: usage(20) }),
   ]);
+  // The parent's own sink given to the tool too, as earlier versions asked: nothing is recorded twice.
   const tools = {
     explore_codebase: createExploreCodebaseTool({ adapter: childAdapter, root, traceEmitter: sink }),
   };
   const result = await new ToolOrchestrator(parentAdapter, tools, { traceEmitter: sink }).run([
     { role: 'user', content: 'go' },
   ]);
-  const toolResult = result.traces.find((event) => event.type === 'tool_result');
+  const toolResult = result.traces.find(
+    (event) => event.type === 'tool_result' && event.runId === result.runId,
+  );
   if (toolResult?.type !== 'tool_result') throw new Error('no tool_result');
   return { result, events, toolResult: toolResult.data };
 }
@@ -54,9 +67,13 @@ async function runParent(childAdapter: ScriptedAdapter, args: Record<string, unk
 describe('explorer subagent', () => {
   it('searches, reads, and returns a valid report with child traces nested under the parent run', async () => {
     const child = new ScriptedAdapter([
-      ScriptedAdapter.toolCalls([['grep_repo', { pattern: 'dispatchRequest', glob: '*.js' }]]),
-      ScriptedAdapter.toolCalls([['read_file', { path: 'lib/core/Axios.js', end_line: 20 }]]),
-      ScriptedAdapter.text(reportText),
+      ScriptedAdapter.toolCalls([['grep_repo', { pattern: 'dispatchRequest', glob: '*.js' }]], {
+        usage: usage(100),
+      }),
+      ScriptedAdapter.toolCalls([['read_file', { path: 'lib/core/Axios.js', end_line: 20 }]], {
+        usage: usage(200),
+      }),
+      ScriptedAdapter.text(reportText, { usage: usage(300) }),
     ]);
     const { result, events, toolResult } = await runParent(child, {
       question: report.question,
@@ -65,40 +82,141 @@ describe('explorer subagent', () => {
 
     expect(toolResult.error).toBeUndefined();
     expect(toolResult.result).toEqual(report);
-    expect(child.calls[0]!.tools.map((tool) => tool.function.name)).toEqual(['read_file', 'grep_repo']);
+    expect(child.calls[0]!.tools.map((tool) => tool.function.name)).toEqual([
+      'read_file',
+      'grep_repo',
+      'ExplorerReport',
+    ]);
     expect(child.calls[1]!.messages.at(-1)?.content).toContain('lib/core/dispatchRequest.js');
     const childEvents = events.filter((event) => event.runId !== result.runId);
-    expect(childEvents.length).toBeGreaterThan(0);
-    expect(childEvents.every((event) => event.parentRunId === result.runId)).toBe(true);
-    expect(childEvents.map((event) => event.type)).toContain('run_end');
+    expect(childEvents.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['run_start', 'llm_call', 'tool_call', 'tool_result', 'run_end']),
+    );
+    for (const event of childEvents) {
+      expect(event.parentRunId).toBe(result.runId);
+      expect(event.parentToolCallId).toBe('explore_call');
+    }
+    // Once each: through the calling run, not also through the tool's traceEmitter.
+    expect(childEvents.filter((event) => event.type === 'run_start')).toHaveLength(1);
+    expect(result.traces.filter((event) => event.runId !== result.runId)).toEqual(childEvents);
     expect(
       events
         .filter((event) => event.runId === result.runId)
         .every((event) => event.parentRunId === undefined),
     ).toBe(true);
+    expect(result.usage.totalTokens).toBe(10 + 20 + 100 + 200 + 300);
   });
 
-  it('repairs invalid JSON once, showing the model its errors', async () => {
+  it("streams the child's events from the parent's stream(), and the parent's abort stops the child", async () => {
     const child = new ScriptedAdapter([
-      ScriptedAdapter.text('Here is the report: {not json'),
+      ScriptedAdapter.toolCalls([['grep_repo', { pattern: 'axios' }]]),
       ScriptedAdapter.text(reportText),
     ]);
+    const parentAdapter = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['explore_codebase', { question: 'q' }, 'explore_call']]),
+      ScriptedAdapter.text('done'),
+    ]);
+    const tools = { explore_codebase: createExploreCodebaseTool({ adapter: child, root }) };
+    const stream = new ToolOrchestrator(parentAdapter, tools).stream([{ role: 'user', content: 'go' }]);
+    const streamed: TraceEvent[] = [];
+    for await (const event of stream) streamed.push(event);
+    const result = await stream.result;
+    const nested = streamed.filter((event) => event.parentToolCallId === 'explore_call');
+    expect(nested.map((event) => event.type)).toEqual(expect.arrayContaining(['run_start', 'run_end']));
+    expect(nested.every((event) => event.parentRunId === result.runId)).toBe(true);
+
+    // The child's call waits for its signal (at most 2 s); the parent aborts once that call has started.
+    const abort = new AbortController();
+    let childSawAbort = false;
+    const waiting = new ScriptedAdapter([
+      async (_messages, _tools, options) => {
+        setTimeout(() => abort.abort(), 10);
+        childSawAbort = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), 2_000);
+          options.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        });
+        return ScriptedAdapter.text(reportText);
+      },
+    ]);
+    const aborting = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['explore_codebase', { question: 'q' }]]),
+      ScriptedAdapter.text('never'),
+    ]);
+    const aborted = await new ToolOrchestrator(aborting, {
+      explore_codebase: createExploreCodebaseTool({ adapter: waiting, root }),
+    }).run([{ role: 'user', content: 'go' }], undefined, { signal: abort.signal });
+    expect(aborted.stopReason).toBe('aborted');
+    await expect.poll(() => childSawAbort, { timeout: 3_000 }).toBe(true);
+  });
+
+  it('called outside a run, sends the child events to its traceEmitter, stamped with the call', async () => {
+    const events: TraceEvent[] = [];
+    const tool = createExploreCodebaseTool({
+      adapter: new ScriptedAdapter([ScriptedAdapter.text(reportText)]),
+      root,
+      traceEmitter: (event) => void events.push(event),
+    });
+    const value = await tool.execute(
+      { question: report.question },
+      {
+        requestId: 'request',
+        runId: 'caller-run',
+        turnIndex: 0,
+        toolCallId: 'caller-call',
+        signal: new AbortController().signal,
+      },
+    );
+    expect(value).toEqual(report);
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['run_start', 'run_end']));
+    for (const event of events) {
+      expect(event.parentRunId).toBe('caller-run');
+      expect(event.parentToolCallId).toBe('caller-call');
+    }
+  });
+
+  it('with native structured output, asks for the report in the format and repairs invalid JSON once', async () => {
+    const child = new ScriptedAdapter(
+      [ScriptedAdapter.text('Here is the report: {not json'), ScriptedAdapter.text(reportText)],
+      { supportsResponseFormat: true },
+    );
     const value = await runExplorer({ adapter: child, root, question: report.question });
 
     expect(value).toEqual(report);
     expect(child.calls).toHaveLength(2);
+    expect(child.calls[0]!.options.responseFormat).toMatchObject({
+      type: 'json_schema',
+      name: 'ExplorerReport',
+    });
+    expect(child.calls[0]!.tools.map((tool) => tool.function.name)).toEqual(['read_file', 'grep_repo']);
     const repairRequest = child.calls[1]!.messages.at(-1)!;
     expect(repairRequest.role).toBe('user');
-    expect(repairRequest.content).toContain('not a valid ExplorerReport');
+    expect(repairRequest.content).toContain('does not match the required JSON schema');
     expect(repairRequest.content).toContain('not valid JSON');
     expect(child.calls[1]!.options.toolChoice).toBe('none');
   });
 
-  it('names schema violations in the repair request', async () => {
-    const invalid = JSON.stringify({ ...report, confidence: 3 });
-    const child = new ScriptedAdapter([ScriptedAdapter.text(invalid), ScriptedAdapter.text(reportText)]);
+  it('without native structured output, forces the ExplorerReport tool after a prose answer', async () => {
+    const child = new ScriptedAdapter([
+      ScriptedAdapter.text('Requests go through dispatchRequest.'),
+      ScriptedAdapter.toolCalls([['ExplorerReport', report]]),
+    ]);
     await expect(runExplorer({ adapter: child, root, question: report.question })).resolves.toEqual(report);
-    expect(child.calls[1]!.messages.at(-1)?.content).toContain('confidence:');
+    expect(child.calls[1]!.options.toolChoice).toEqual(forcedReport);
+    expect(child.calls[1]!.tools.map((tool) => tool.function.name)).toEqual(['ExplorerReport']);
+  });
+
+  it('names schema violations in the repair request', async () => {
+    const child = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['ExplorerReport', { ...report, confidence: 3 }]]),
+      ScriptedAdapter.toolCalls([['ExplorerReport', report]]),
+    ]);
+    await expect(runExplorer({ adapter: child, root, question: report.question })).resolves.toEqual(report);
+    const shown = child.calls[1]!.messages.at(-1)!;
+    expect(shown.role).toBe('tool');
+    expect(shown.content).toContain('confidence');
   });
 
   it('with repair false, fails on the first invalid report (an error result for the parent)', async () => {
@@ -116,7 +234,9 @@ describe('explorer subagent', () => {
   });
 
   it('still invalid after the repair call: a clear error', async () => {
-    const child = new ScriptedAdapter([ScriptedAdapter.text('nope'), ScriptedAdapter.text('still nope')]);
+    const child = new ScriptedAdapter([ScriptedAdapter.text('nope'), ScriptedAdapter.text('still nope')], {
+      supportsResponseFormat: true,
+    });
     const error = await runExplorer({ adapter: child, root, question: 'x' }).catch(
       (caught: unknown) => caught,
     );
@@ -174,7 +294,7 @@ describe('explorer subagent', () => {
     ]);
     await expect(runExplorer({ adapter: child, root, question: report.question })).resolves.toEqual(report);
     expect(child.calls).toHaveLength(5);
-    expect(child.calls[4]!.options.toolChoice).toBe('none');
+    expect(child.calls[4]!.options.toolChoice).toEqual(forcedReport);
   });
 
   it('asks for the report with tools off when the depth budget runs out', async () => {
@@ -189,7 +309,8 @@ describe('explorer subagent', () => {
       runExplorer({ adapter: child, root, question: report.question, depth: 'shallow' }),
     ).resolves.toEqual(report);
     expect(child.calls).toHaveLength(5);
-    expect(child.calls[4]!.options.toolChoice).toBe('none');
+    expect(child.calls[4]!.options.toolChoice).toEqual(forcedReport);
+    expect(child.calls[4]!.tools.map((tool) => tool.function.name)).toEqual(['ExplorerReport']);
     expect(child.calls[4]!.messages.at(-1)?.content).toContain('budget is spent');
   });
 });
@@ -211,7 +332,7 @@ describe('runExplorer options for a CLI', () => {
     });
     expect(value).toEqual(report);
     expect(child.calls).toHaveLength(2);
-    expect(child.calls[1]!.options.toolChoice).toBe('none');
+    expect(child.calls[1]!.options.toolChoice).toEqual(forcedReport);
     expect(events.some((event) => event.type === 'tool_call_delta')).toBe(true);
     await expect(runExplorer({ adapter: child, root, question: 'x', maxTurns: 0 })).rejects.toThrow(
       /maxTurns \(0\)/,
@@ -239,11 +360,11 @@ describe('runExplorer options for a CLI', () => {
     expect(llmCalls).toHaveLength(child.calls.length);
     expect(llmCalls.map((event) => event.data.response.content)).toEqual([null, 'not json', reportText]);
     expect(events.every((event) => event.parentRunId === 'parent-run')).toBe(true);
-    // The report and repair calls still go with tools off, after the report request.
-    expect(child.calls[1]!.options.toolChoice).toBe('none');
+    // The report and repair calls go with only the report tool, forced, after the report request.
+    expect(child.calls[1]!.options.toolChoice).toEqual(forcedReport);
     expect(child.calls[1]!.messages.at(-1)?.content).toContain('budget is spent');
-    expect(child.calls[2]!.options.toolChoice).toBe('none');
-    expect(child.calls[2]!.tools.map((tool) => tool.function.name)).toEqual(['read_file', 'grep_repo']);
-    expect(child.calls[2]!.messages.at(-1)?.content).toContain('not a valid ExplorerReport');
+    expect(child.calls[2]!.options.toolChoice).toEqual(forcedReport);
+    expect(child.calls[2]!.tools.map((tool) => tool.function.name)).toEqual(['ExplorerReport']);
+    expect(child.calls[2]!.messages.at(-1)?.content).toContain('does not match the required JSON schema');
   });
 });

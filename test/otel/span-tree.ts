@@ -187,8 +187,9 @@ export function expectScenarioSpans(spans: readonly SpanRecord[], events: readon
     'gen_ai.provider.name': 'scripted',
     'gen_ai.request.model': 'main-model',
     'gen_ai.conversation.id': mainRunId,
-    'gen_ai.usage.input_tokens': 120 + 400 + 2200,
-    'gen_ai.usage.output_tokens': 30 + 40 + 60,
+    // The run's own calls, then the explore_codebase subagent's: an agent tool's usage counts in the calling run.
+    'gen_ai.usage.input_tokens': 120 + 400 + 2200 + (300 + 900 + 1500),
+    'gen_ai.usage.output_tokens': 30 + 40 + 60 + (20 + 25 + 200),
     'gen_ai.usage.cache_read.input_tokens': 100,
     'gen_ai.usage.reasoning.output_tokens': 25,
     'tool_orchestrator.stop_reason': 'final',

@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import { jsonSchemaOf } from '../shared/generate-structured.js';
+import { jsonSchemaOf } from '../shared/flow-schemas.js';
 import type { ContextProviderSpec } from './context-schemas.js';
 
 /** What a provider receives besides its parameters. */

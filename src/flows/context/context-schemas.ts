@@ -76,9 +76,12 @@ export interface ExplorationInput {
   round: number;
   /** The round limit, shown to the model. */
   maxRounds: number;
-  /** @default 'json_object' */
+  /**
+   * @deprecated Ignored: the answer is the call's typed `output`, native structured output when
+   * the adapter has it, else the `ExplorationResponse` tool. Still accepted, so stored inputs parse.
+   */
   structuredOutput?: 'json_schema' | 'json_object' | 'none' | undefined;
-  /** @default true */
+  /** One repair call for an answer that misses the schema. @default true */
   repair?: boolean | undefined;
 }
 

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
-import type { StructuredOutputMode } from '../shared/generate-structured.js';
+import type { StructuredOutputMode } from '../shared/structured-output-mode.js';
 import { accumulateContext } from './accumulate-context.js';
 import type { AccumulatedContext } from './accumulate-context.js';
 import { callExplorationLlm } from './call-exploration-llm.js';
@@ -30,7 +30,10 @@ export interface ExploreContextOptions {
   readonly maxContextChars?: number;
   /** Characters one result may hold. @default 20_000 */
   readonly maxResultChars?: number;
-  /** @default 'json_object' */
+  /**
+   * @deprecated Ignored: each round's answer is the call's typed `output`, native structured
+   * output when the adapter has it, else the `ExplorationResponse` tool.
+   */
   readonly structuredOutput?: StructuredOutputMode;
   /** One repair call for an invalid `ExplorationResponse`. @default true */
   readonly repair?: boolean;

@@ -1,6 +1,6 @@
 import { describeThrown } from '../../errors/describe-value.js';
 import { issueText } from '../../tools/schema.js';
-import { validateWith } from '../shared/generate-structured.js';
+import { validateWith } from '../shared/flow-schemas.js';
 import type { ContextProviderRegistry } from './context-provider.js';
 import { FulfillContextInput, contextRequestKey } from './context-schemas.js';
 import type { ContextRequest, ContextResult } from './context-schemas.js';

@@ -1,9 +1,8 @@
-import { jsonSchemaOf } from '../shared/generate-structured.js';
+import { jsonSchemaOf } from '../shared/flow-schemas.js';
 import { ExplorerReportSchema } from './explorer-report-schema.js';
 
 /** What the explorer's prompts are built from. */
 export interface ExplorerPromptInput {
-  readonly question: string;
   readonly directory?: string | undefined;
   readonly hints?: readonly string[] | undefined;
   readonly files?: readonly string[] | undefined;
@@ -26,13 +25,14 @@ export function explorerSystemPrompt(input: ExplorerPromptInput): string {
     lines.push(`Hints from the caller: ${input.hints.join('; ')}.`);
   lines.push(
     '',
-    'When you are done, answer with exactly one JSON object and nothing else (no Markdown fence, no prose),',
-    'matching this JSON Schema (at most 5 findings, each with evidence {file, lines, excerpt}):',
+    'When you are done, give your report, an ExplorerReport (at most 5 findings, each with evidence',
+    '{file, lines, excerpt}): call the ExplorerReport tool when you have one, else answer with exactly one',
+    'JSON object and nothing else (no Markdown fence, no prose). Its JSON Schema:',
     JSON.stringify(jsonSchemaOf(ExplorerReportSchema)),
   );
   return lines.join('\n');
 }
 
-/** Sent with tools off when the budget is spent before the model wrote its report. */
+/** Sent before the call with tools off that asks for the report when the budget is spent first. */
 export const explorerReportRequest =
-  'Your exploration budget is spent. Without calling tools, answer now with the JSON report only.';
+  'Your exploration budget is spent. Without searching or reading any further, give your report now.';

@@ -35,6 +35,12 @@ export interface OutputOptions<Schema = unknown> {
    * adapter's `supportsResponseFormat` is true, else the tool. @default 'auto'
    */
   readonly mode?: 'auto' | 'native' | 'tool';
+  /**
+   * One repair call when an answer misses the schema, showing the model what is wrong. `false`:
+   * the first answer that misses it throws `StructuredOutputError` (in tool mode, an answer in
+   * text that is not the output counts as one). @default true
+   */
+  readonly repair?: boolean;
 }
 
 /** The `output` option: a schema, or {@link OutputOptions}. */
@@ -60,6 +66,8 @@ export interface ResolvedOutput {
   readonly tool: ModelToolDefinition;
   /** True when the schema is not an object schema: the model answers `{ "value": ... }`, unwrapped here. */
   readonly wrapped: boolean;
+  /** Whether an answer that misses the schema gets one repair call. */
+  readonly repair: boolean;
   validate(value: unknown): ValidationOutcome<unknown>;
 }
 
@@ -71,7 +79,7 @@ const namePattern = /^[a-zA-Z0-9_-]{1,64}$/;
  * Resolves an `output` option for an adapter and a registry, or `undefined` when there is none.
  *
  * @throws {InvalidArgumentError} for a value that is neither a schema nor output options, a bad
- * `name`, `mode` or `strict`, a name a tool already has, or `mode: 'native'` with an adapter
+ * `name`, `mode`, `strict` or `repair`, a name a tool already has, or `mode: 'native'` with an adapter
  * without native structured output.
  */
 export function resolveOutput(
@@ -106,6 +114,13 @@ export function resolveOutput(
       message: 'must be a boolean.',
     });
   }
+  if (settings.repair !== undefined && typeof settings.repair !== 'boolean') {
+    throw new InvalidArgumentError({
+      argument: `${argument}.repair`,
+      value: settings.repair,
+      message: 'must be a boolean.',
+    });
+  }
   const native = adapter.supportsResponseFormat === true;
   if (mode === 'native' && !native) {
     throw new InvalidArgumentError({
@@ -135,6 +150,7 @@ export function resolveOutput(
     responseFormat: { type: 'json_schema', name, description, schema, strict },
     tool: { type: 'function', function: { name, description, parameters: schema, strict } },
     wrapped,
+    repair: settings.repair ?? true,
     validate: (value) => compiled.validate(value),
   };
 }
@@ -147,7 +163,7 @@ function outputSettings(argument: string, option: unknown): OutputOptions {
       argument,
       value: option,
       message:
-        'must be a zod schema, a JSON Schema object, or { schema, name?, description?, strict?, mode? }.',
+        'must be a zod schema, a JSON Schema object, or { schema, name?, description?, strict?, mode?, repair? }.',
     });
   }
   return 'schema' in option ? (option as OutputOptions) : { schema: option };

@@ -15,7 +15,8 @@ import { parseJsonOutput } from './parse-json-output.js';
 /**
  * How the run gets its typed output. The model's answer is read (the JSON text in native mode,
  * the final-answer tool's arguments in tool mode) and validated; when it does not match, one
- * repair call shows the model what is wrong, and a second miss throws `StructuredOutputError`.
+ * repair call shows the model what is wrong (unless the output's `repair` is off), and a second
+ * miss throws `StructuredOutputError`.
  * Every call here is made with the tools off (in tool mode, only the final-answer tool, forced).
  */
 
@@ -27,7 +28,7 @@ type Reading =
 /**
  * The run ended with an answer and no tool calls: reads the output from its text (the response
  * is already in the transcript). In tool mode a text that is not valid JSON for the schema is not
- * an error yet: one call with the final-answer tool forced asks for it.
+ * an error yet: one call with the final-answer tool forced asks for it (with `repair` off, it is).
  *
  * @throws {StructuredOutputError} when the answer and its repair both miss the schema.
  */
@@ -39,7 +40,7 @@ export async function outputFromAnswer(
   const output = config.output!;
   const reading = readJson(output, response.content ?? '');
   if (reading.valid) return keep(state, reading.value);
-  if (output.mode === 'native') {
+  if (output.mode === 'native' || !output.repair) {
     await repair(state, config, reading, 1);
     return;
   }
@@ -102,13 +103,24 @@ async function settle(state: RunState, config: RunConfig, reading: Reading, atte
   await repair(state, config, reading, attempts + 1);
 }
 
-/** The repair call after `attempts` answers, the last of them `reading`; throws when it misses too. */
+/**
+ * The repair call after `attempts` answers, the last of them `reading`; throws when it misses too,
+ * or at once when the output's `repair` is off.
+ */
 async function repair(
   state: RunState,
   config: RunConfig,
   reading: Reading & { valid: false },
   attempts: number,
 ): Promise<void> {
+  if (!config.output!.repair) {
+    throw new StructuredOutputError({
+      schemaName: config.output!.name,
+      rawOutput: reading.raw,
+      issues: reading.issues,
+      attempts,
+    });
+  }
   state.trace.emit('warning', {
     code: 'output_invalid',
     message: `The model's output did not match the output schema; one repair call shows it what is wrong:\n${formatIssues(reading.issues)}`,

@@ -348,6 +348,54 @@ describe('output and the rest of the run', () => {
     expect(result.output).toEqual({ n: 3 });
   });
 
+  it('with repair off, throws on the first answer that misses the schema, in either mode', async () => {
+    const toolMode = new ScriptedAdapter([
+      ScriptedAdapter.toolCalls([['final_answer', { city: 'Paris' }]]),
+      ScriptedAdapter.toolCalls([['final_answer', { city: 'Paris', celsius: 21 }]]),
+    ]);
+    const toolError = await new ToolOrchestrator(
+      toolMode,
+      { lookup },
+      { output: { schema: weather, repair: false } },
+    )
+      .run([user('?')])
+      .catch((thrown: unknown) => thrown);
+    expect(toolError).toBeInstanceOf(StructuredOutputError);
+    expect((toolError as StructuredOutputError).attempts).toBe(1);
+    expect((toolError as StructuredOutputError).issues.map((issue) => issue.path)).toEqual([['celsius']]);
+    expect(toolMode.calls).toHaveLength(1);
+
+    const prose = new ScriptedAdapter([
+      ScriptedAdapter.text('It is warm.'),
+      ScriptedAdapter.toolCalls([['final_answer', { city: 'Paris', celsius: 21 }]]),
+    ]);
+    await expect(
+      new ToolOrchestrator(prose, { lookup }).run([user('?')], undefined, {
+        output: { schema: weather, repair: false },
+      }),
+    ).rejects.toThrow(StructuredOutputError);
+    expect(prose.calls).toHaveLength(1);
+
+    const native = new ScriptedAdapter(
+      [ScriptedAdapter.text('Paris, 21'), ScriptedAdapter.text('{"city":"Paris","celsius":21}')],
+      { supportsResponseFormat: true },
+    );
+    const nativeError = await new ToolOrchestrator(
+      native,
+      { lookup },
+      { output: { schema: weather, repair: false } },
+    )
+      .run([user('?')])
+      .catch((thrown: unknown) => thrown);
+    expect(nativeError).toBeInstanceOf(StructuredOutputError);
+    expect((nativeError as StructuredOutputError).rawOutput).toBe('Paris, 21');
+    expect((nativeError as StructuredOutputError).repaired).toBe(false);
+    expect(native.calls).toHaveLength(1);
+    expect(
+      () => new ToolOrchestrator(native, { lookup }, { output: { schema: weather, repair: 'no' as never } }),
+    ).toThrow(/output\.repair/);
+  });
+
   it('refuses a bad output option, naming it', () => {
     const adapter = new ScriptedAdapter([]);
     expect(() => new ToolOrchestrator(adapter, { lookup }, { output: 'json' as never })).toThrow(/output/);
