@@ -16,6 +16,7 @@ export const entries = {
   trace: 'src/trace.ts',
   postgres: 'src/postgres.ts',
   bullmq: 'src/bullmq.ts',
+  replay: 'src/replay.ts',
 } as const;
 
 /**
@@ -30,6 +31,7 @@ export const esmOnlyEntries: readonly (keyof typeof entries)[] = [
   'trace',
   'postgres',
   'bullmq',
+  'replay',
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { ToolOrchestratorError } from '../errors/tool-orchestrator-error.js';
 import { explorerDepthTurns } from '../flows/explorer/explorer-depth.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
 import type { TraceEvent } from '../tracing/trace-events.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError, exitCodes } from './cli-io.js';
@@ -28,6 +29,8 @@ export async function exploreCommand(argv: readonly string[], io: CliIo): Promis
       'max-turns': { type: 'string', placeholder: '10' },
       depth: { type: 'string', default: 'normal', placeholder: 'normal' },
       trace: { type: 'string', placeholder: 'FILE.jsonl' },
+      record: { type: 'string', placeholder: 'CASSETTE.jsonl' },
+      replay: { type: 'string', placeholder: 'CASSETTE.jsonl' },
       json: { type: 'boolean' },
     },
     argv,
@@ -52,10 +55,19 @@ export async function exploreCommand(argv: readonly string[], io: CliIo): Promis
     values['max-turns'] === undefined
       ? undefined
       : positiveIntegerFlag('--max-turns', values['max-turns'], '10');
-  const settings = resolveModelSettings(
-    { provider: values.provider, model: values.model, baseUrl: values['base-url'] },
-    io.env,
-  );
+  if (values.record !== undefined && values.replay !== undefined) {
+    throw new UsageError('--record and --replay exclude each other: record a session once, then replay it.', {
+      code: 'invalid_flag_value',
+    });
+  }
+  // A replay needs no model settings: the cassette answers.
+  const settings =
+    values.replay === undefined
+      ? resolveModelSettings(
+          { provider: values.provider, model: values.model, baseUrl: values['base-url'] },
+          io.env,
+        )
+      : undefined;
   const traceFile = values.trace === undefined ? undefined : openTraceFile(values.trace);
 
   const recorder = new ExploreRecorder();
@@ -84,10 +96,11 @@ export async function exploreCommand(argv: readonly string[], io: CliIo): Promis
     return traceFile.close();
   };
   try {
-    const adapter = await createCliAdapter(settings);
+    const adapter = await cliAdapter(settings, values.record, values.replay);
     printer?.line(`exploring ${root}`, stderrStyle.bold);
-    printer?.line(`  model ${settings.model} (${settings.provider})`);
-    printer?.line(`  endpoint ${settings.baseURL}`);
+    printer?.line(`  model ${adapter.model ?? 'unnamed'} (${adapter.provider ?? 'unknown provider'})`);
+    printer?.line(settings === undefined ? `  replaying ${values.replay}` : `  endpoint ${settings.baseURL}`);
+    if (values.record !== undefined) printer?.line(`  recording to ${values.record}`, stderrStyle.dim);
     printer?.line(
       `  depth ${depth}: up to ${plural(maxTurns ?? explorerDepthTurns[depth], 'turn')}; Ctrl-C stops`,
       stderrStyle.dim,
@@ -125,8 +138,24 @@ export async function exploreCommand(argv: readonly string[], io: CliIo): Promis
     printer?.stop();
     await closeTrace();
     if (interrupt.aborted) throw interrupted(recorder, traceFile);
-    throw explainFailure(error, settings);
+    throw settings === undefined ? error : explainFailure(error, settings);
   }
+}
+
+/** The run's adapter: the provider's, recorded to a cassette with `--record`, or a cassette's with `--replay`. */
+async function cliAdapter(
+  settings: ModelSettings | undefined,
+  record: string | undefined,
+  replay: string | undefined,
+): Promise<ModelAdapter> {
+  if (settings === undefined) {
+    const { ReplayAdapter } = await import('../replay/replay-adapter.js');
+    return new ReplayAdapter({ path: replay! });
+  }
+  const adapter = await createCliAdapter(settings);
+  if (record === undefined) return adapter;
+  const { recordModel } = await import('../replay/record-model.js');
+  return recordModel(adapter, { path: record });
 }
 
 /** What Ctrl-C leaves: what the explorer looked at, and where the trace is. */

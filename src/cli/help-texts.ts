@@ -67,6 +67,8 @@ Flags:
   --max-turns N         the explorer's turn budget (default: set by --depth)
   --depth D             shallow, normal or deep: 4, 10 or 25 turns (default: normal)
   --trace FILE.jsonl    write every trace event to FILE, one JSON object a line
+  --record FILE.jsonl   record every model call to a cassette FILE (API keys removed)
+  --replay FILE.jsonl   answer every model call from a cassette FILE: offline, no key needed
   --json                machine output only: the report, or {"error": {"code", "message"}}, on stdout;
                         nothing on stderr
   -h, --help            show this help

@@ -1,4 +1,5 @@
 import { AbortedError } from '../errors/aborted-error.js';
+import { abortableWait } from '../shared/abortable-wait.js';
 import { ScriptExhaustedError } from '../errors/script-exhausted-error.js';
 import type { ChatMessage, ToolCall } from '../model/messages.js';
 import type {
@@ -122,7 +123,7 @@ export class ScriptedAdapter implements ModelAdapter {
     const step = this.#script[callIndex];
     if (step === undefined)
       throw new ScriptExhaustedError({ scriptLength: this.#script.length, lastMessage: messages.at(-1) });
-    await wait(this.#delayMs, options.signal);
+    await abortableWait(this.#delayMs, options.signal);
     const response =
       typeof step === 'function' ? await step(messages, tools, { ...options, callIndex }) : step;
     if (options.signal?.aborted) throw new AbortedError({ cause: options.signal.reason });
@@ -168,20 +169,4 @@ export class ScriptedAdapter implements ModelAdapter {
     }
     yield { type: 'response', response };
   }
-}
-
-function wait(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new AbortedError({ cause: signal.reason }));
-  if (milliseconds <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError({ cause: signal?.reason }));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -151,3 +151,47 @@ describe('--trace (issue 17 items 1 and 12)', () => {
     expect(typeof events[1]?.data.durationMs).toBe('number');
   });
 });
+
+describe('--record and --replay', () => {
+  it('records a session to a cassette, then replays it offline with no key, printing the same report', async () => {
+    const cassette = join(context.repo, 'cassettes', 'explore.jsonl');
+    context.server.enqueue({ type: 'json', body: completion({ content: JSON.stringify(explorerReport) }) });
+    const base = ['explore', 'What is a?', '--repo', context.repo, '--json'];
+    const recorded = await runBuiltCli([
+      ...base,
+      '--base-url',
+      context.server.baseURL,
+      '--model',
+      'm',
+      '--record',
+      cassette,
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const requests = context.server.requests.length;
+    const replayed = await runBuiltCli([...base, '--replay', cassette], {
+      env: { OPENAI_API_KEY: '', DEEPSEEK_API_KEY: '' },
+    });
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toBe(recorded.stdout);
+    expect(context.server.requests).toHaveLength(requests);
+    const lines = (await readFile(cassette, 'utf8')).trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'cassette', adapter: { model: 'm' } });
+    expect(lines).toHaveLength(2);
+  });
+
+  it('refuses both at once, and names a cassette that is not there', async () => {
+    const both = await failure(['--repo', context.repo, '--record', 'a.jsonl', '--replay', 'b.jsonl']);
+    expect(both).toMatchObject({ code: 2, error: { code: 'invalid_flag_value' } });
+    const missing = await runBuiltCli([
+      'explore',
+      'What is a?',
+      '--repo',
+      context.repo,
+      '--json',
+      '--replay',
+      join(context.repo, 'nope.jsonl'),
+    ]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stdout).toContain('record the cassette first');
+  });
+});

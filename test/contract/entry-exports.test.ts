@@ -362,6 +362,23 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'TraceFileErrorOptions',
     ],
   },
+  replay: {
+    values: ['ReplayAdapter', 'ReplayMismatchError', 'cassetteVersion', 'parseCassette', 'recordModel'],
+    types: [
+      'Cassette',
+      'CassetteCall',
+      'CassetteHeader',
+      'CassetteRequest',
+      'RecordModelOptions',
+      'RecordedError',
+      'RecordedStreamEvent',
+      'RedactionRules',
+      'ReplayAdapterOptions',
+      'ReplayMatch',
+      'ReplayMatchContext',
+      'ReplayMismatchErrorOptions',
+    ],
+  },
   postgres: {
     values: ['PostgresCheckpointStore', 'checkpointTablesSql', 'migrate'],
     types: [

@@ -12,11 +12,12 @@ import * as otel from '../../src/otel.js';
 import * as trace from '../../src/trace.js';
 import * as postgres from '../../src/postgres.js';
 import * as bullmq from '../../src/bullmq.js';
+import * as replay from '../../src/replay.js';
 
 /** Every error class any entry exports, once, by name. */
 const errorClasses = [
   ...new Map(
-    [root, testing, openai, deepseek, anthropic, gemini, explore, mcp, otel, trace, postgres, bullmq]
+    [root, testing, openai, deepseek, anthropic, gemini, explore, mcp, otel, trace, postgres, bullmq, replay]
       .flatMap((entry) => Object.entries(entry) as [string, unknown][])
       .filter(
         (entry): entry is [string, new (...args: never[]) => Error] =>
@@ -38,6 +39,7 @@ describe('every exported error', () => {
         'McpConnectionError',
         'TraceFileError',
         'RunJobFailedError',
+        'ReplayMismatchError',
       ]),
     );
   });

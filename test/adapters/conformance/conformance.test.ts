@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError, ServerError, ToolOrchestrator } from '../../../src/index.js';
-import type { AssistantMessage, ChatMessage, TraceEvent, Usage } from '../../../src/index.js';
+import type { AssistantMessage, ChatMessage, ModelAdapter, TraceEvent, Usage } from '../../../src/index.js';
+import { ReplayAdapter, recordModel } from '../../../src/replay.js';
 import type { ConformanceServer } from './conformance-server.js';
 import { lookupAllAtOnce, lookupEach, lookupThen } from './conformance-plan.js';
 import type { Plan } from './conformance-plan.js';
@@ -64,6 +65,15 @@ function summedUsage(usages: readonly Usage[]): Usage {
       ? { cacheWriteTokens: sum('cacheWriteTokens') }
       : {}),
   };
+}
+
+/** A run's events without what a clock decides. */
+function withoutTiming(events: readonly TraceEvent[]): unknown {
+  return JSON.parse(
+    JSON.stringify(events, (key, value: unknown) =>
+      key === 'timestamp' || key === 'durationMs' || key === 'latencyMs' ? undefined : value,
+    ),
+  );
 }
 
 /** The fake server answered every request without a 400. */
@@ -332,6 +342,57 @@ const scenarios: readonly Scenario[] = [
       );
       server?.failNext({ status: 500 });
       await expect(once.run([{ role: 'user', content: 'Look up one.' }])).rejects.toBeInstanceOf(ServerError);
+    },
+  },
+  {
+    name: 'record and replay: a recorded run (a retried 503 inside it) replays the same without the server, streaming and not; a failure replays as its class',
+    live: false,
+    plan: lookupEach(['one', 'two']),
+    async run({ target, server, connection, scratch }) {
+      const question: ChatMessage[] = [{ role: 'user', content: 'Look up one, then two.' }];
+      const orchestrator = (adapter: ModelAdapter, stream: boolean): ToolOrchestrator => {
+        let id = 0;
+        return new ToolOrchestrator(adapter, { lookup }, { stream, generateId: () => `id-${id++}` });
+      };
+      for (const stream of [false, true]) {
+        const path = join(scratch, `${target.name}-${String(stream)}.jsonl`);
+        server?.failNext({ status: 503, message: 'Server overloaded' });
+        const recorder = recordModel(
+          target.createAdapter(connection({ maxRetries: 1, retryBaseDelayMs: 5 })),
+          {
+            path,
+          },
+        );
+        const recorded = await orchestrator(recorder, stream).run(question);
+        expect(recorded.stopReason).toBe('final');
+        expectNoRuleBroken(server);
+        const requestsBefore = server?.requests.length;
+        const replayed = await orchestrator(new ReplayAdapter({ path }), stream).run(question);
+        expect(server?.requests.length).toBe(requestsBefore);
+        expect(replayed.content).toBe(recorded.content);
+        expect(replayed.messages).toEqual(recorded.messages);
+        expect(replayed.usage).toEqual(recorded.usage);
+        expect(withoutTiming(replayed.traces)).toEqual(withoutTiming(recorded.traces));
+        expect(replayed.traces.some((event) => event.type === 'content_delta')).toBe(stream);
+      }
+      const path = join(scratch, `${target.name}-failure.jsonl`);
+      server?.failNext({ status: 500 });
+      const failed = await orchestrator(
+        recordModel(target.createAdapter(connection({ maxRetries: 0 })), { path }),
+        false,
+      )
+        .run(question)
+        .catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(ServerError);
+      const replayedFailure = await orchestrator(new ReplayAdapter({ path }), false)
+        .run(question)
+        .catch((error: unknown) => error);
+      expect(replayedFailure).toBeInstanceOf(ServerError);
+      expect(replayedFailure).toMatchObject({
+        message: (failed as ServerError).message,
+        status: (failed as ServerError).status,
+        provider: (failed as ServerError).provider,
+      });
     },
   },
   {
