@@ -205,19 +205,32 @@ export function runAgent(
   return { config: handoffs.config, handoffs, fingerprint: handoffs.fingerprint };
 }
 
-/** The agent named `name` among those `start`'s handoffs reach, directly or through others. */
+/**
+ * The agent named `name` among those `start`'s handoffs reach, directly or through others.
+ *
+ * @throws {InvalidArgumentError} when none has that name, or two different agents have it.
+ */
 function findAgent(start: AgentProfile, name: string): AgentProfile {
   const seen = new Set<AgentProfile>([start]);
   const queue = [start];
+  let found: AgentProfile | undefined;
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     for (const { agent } of next.handoffs()?.byToolName.values() ?? []) {
-      if (agent.name === name) return agent;
-      if (!seen.has(agent)) {
-        seen.add(agent);
-        queue.push(agent);
+      if (seen.has(agent)) continue;
+      seen.add(agent);
+      queue.push(agent);
+      if (agent.name !== name) continue;
+      if (found !== undefined) {
+        throw new InvalidArgumentError({
+          argument: 'runIdOrState',
+          value: name,
+          message: `is the agent the saved run had been handed to, and two different agents reached from "${start.name}" have that name: give each agent of a handoff graph its own name.`,
+        });
       }
+      found = agent;
     }
   }
+  if (found !== undefined) return found;
   throw new InvalidArgumentError({
     argument: 'runIdOrState',
     value: name,

@@ -5,6 +5,7 @@ import {
   ResumeMismatchError,
   ToolOrchestrator,
   defineTool,
+  handoff,
 } from '../../../src/index.js';
 import type { ChatMessage, ModelResponse, ToolRegistry, TraceEvent } from '../../../src/index.js';
 import { ScriptedAdapter } from '../../../src/testing/index.js';
@@ -202,7 +203,7 @@ describe('handoffs in durable runs', () => {
     expectValidTranscript(result.messages);
   });
 
-  it('a saved agent that the handoffs no longer reach fails the resume with a message naming it', async () => {
+  it('a saved agent that the handoffs no longer reach, or that two agents of the graph are named, fails the resume with a message naming it', async () => {
     const store = new MemoryCheckpointStore();
     const crashed = agents({
       triage: [ScriptedAdapter.toolCalls([['transfer_to_billing', {}]])],
@@ -220,6 +221,19 @@ describe('handoffs in durable runs', () => {
     const alone = new ToolOrchestrator(new ScriptedAdapter([]), {}, { name: 'triage', handoffs: [] });
     await expect(alone.resume('run-3', { checkpointStore: store })).rejects.toThrow(
       /"billing".*no handoff from "triage" reaches an agent of that name/,
+    );
+    const twin = (): ToolOrchestrator =>
+      new ToolOrchestrator(new ScriptedAdapter([]), {}, { name: 'billing' });
+    const ambiguous = new ToolOrchestrator(
+      new ScriptedAdapter([]),
+      {},
+      {
+        name: 'triage',
+        handoffs: [twin(), handoff(twin(), { toolName: 'transfer_to_billing_2' })],
+      },
+    );
+    await expect(ambiguous.resume('run-3', { checkpointStore: store })).rejects.toThrow(
+      /"billing".*two different agents reached from "triage" have that name/,
     );
   });
 });

@@ -278,7 +278,7 @@ describe('handoffs', () => {
     expect(result.agent).toBe('billing');
   });
 
-  it("a run's named toolChoice holds only for agents that have the tool; the target's own standing toolChoice applies", async () => {
+  it("a run's named toolChoice holds only for agents that have the tool; the target's own standing toolChoice applies afresh", async () => {
     const billingAdapter = new ScriptedAdapter([ScriptedAdapter.text('Paid.')]);
     const billing = new ToolOrchestrator(billingAdapter, {}, { name: 'billing', toolChoice: 'none' });
     const triage = new ToolOrchestrator(
@@ -290,6 +290,57 @@ describe('handoffs', () => {
       toolChoice: { type: 'function', function: { name: 'faq' } },
     });
     expect(billingAdapter.calls[0]!.options.toolChoice).toBe('none');
+
+    // A forced choice the source's calls reset to 'auto' is the target's own again.
+    const forcedAdapter = new ScriptedAdapter([ScriptedAdapter.text('Paid.')]);
+    const forced = new ToolOrchestrator(forcedAdapter, { faq }, { name: 'billing', toolChoice: 'required' });
+    const source = new ToolOrchestrator(
+      new ScriptedAdapter([ScriptedAdapter.toolCalls([['transfer_to_billing', {}]])]),
+      {},
+      { name: 'triage', toolChoice: 'required', handoffs: [forced] },
+    );
+    await source.run([user('hi')]);
+    expect(forcedAdapter.calls[0]!.options.toolChoice).toBe('required');
+  });
+
+  it("what stays the run's: maxTurns, context and usage hold across agents; the target's own do not apply", async () => {
+    const contexts: unknown[] = [];
+    const whoAmI = defineTool({
+      name: 'who_am_i',
+      description: 'The customer',
+      parameters: z.object({}),
+      execute: (_input, context) => {
+        contexts.push(context.customer);
+        return 'c_1';
+      },
+    });
+    const usage = {
+      promptTokens: 9,
+      completionTokens: 1,
+      totalTokens: 10,
+      reasoningTokens: 0,
+      cachedPromptTokens: 0,
+    };
+    const billing = new ToolOrchestrator(
+      new ScriptedAdapter([
+        ScriptedAdapter.toolCalls([['who_am_i', {}]], { usage }),
+        ScriptedAdapter.text('Paid.', { usage }),
+      ]),
+      { who_am_i: whoAmI },
+      { name: 'billing', maxTurns: 1, context: { customer: 'billing default' } },
+    );
+    const triage = new ToolOrchestrator(
+      new ScriptedAdapter([ScriptedAdapter.toolCalls([['transfer_to_billing', {}]], { usage })]),
+      {},
+      { name: 'triage', maxTurns: 3, handoffs: [billing] },
+    );
+
+    const result = await triage.run([user('Did I pay?')], undefined, { context: { customer: 'ada' } });
+
+    expect(result.stopReason).toBe('final');
+    expect(result.turns).toBe(3);
+    expect(result.usage.totalTokens).toBe(30);
+    expect(contexts).toEqual(['ada']);
   });
 
   it('rejects a bad name, handoffs without a name, a target without a name, and a tool name that is taken', async () => {
