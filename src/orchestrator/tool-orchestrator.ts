@@ -71,7 +71,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
     );
   }
 
-  /** The agent's `name` option: see `handoffs`. */
+  /** The agent's `name` (the `name` option), as handoffs, their events and `result.agent` use it. */
   get name(): string | undefined {
     return this.#agent.name;
   }

@@ -127,7 +127,7 @@ export class AgentProfile {
  * @throws {InvalidArgumentError} for a list that is not an array, an entry that is neither an
  * orchestrator nor a `handoff()`, a target without a `name`, or a tool name that is bad or taken.
  */
-export function resolveHandoffs(source: AgentProfile): AgentHandoffs {
+function resolveHandoffs(source: AgentProfile): AgentHandoffs {
   const option = source.options.handoffs;
   const entries: unknown = typeof option === 'function' ? option() : option;
   if (!Array.isArray(entries)) {
@@ -142,7 +142,9 @@ export function resolveHandoffs(source: AgentProfile): AgentHandoffs {
   entries.forEach((entry: HandoffEntry, index) => {
     const argument = `handoffs[${index}]`;
     const options: Partial<Handoff> =
-      profileOf(entry) === undefined ? (entry as Handoff) : { type: 'handoff', agent: entry as HandoffAgent };
+      profileOf(entry) === undefined
+        ? ((entry ?? {}) as Partial<Handoff>)
+        : { type: 'handoff', agent: entry as HandoffAgent };
     const agent = options.type === 'handoff' ? profileOf(options.agent) : undefined;
     if (agent === undefined) {
       throw new InvalidArgumentError({

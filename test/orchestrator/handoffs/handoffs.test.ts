@@ -368,14 +368,22 @@ describe('handoffs', () => {
       /handoffs\[0\]\.toolName.*already the name of a tool/,
     );
 
-    const notAnAgent = new ToolOrchestrator(
-      adapter,
-      {},
-      {
-        name: 'triage',
-        handoffs: [{ name: 'billing' } as unknown as ToolOrchestrator],
-      },
-    );
-    await expect(notAnAgent.run([user('hi')])).rejects.toThrow(/must be a ToolOrchestrator or handoff/);
+    for (const entry of [
+      null,
+      { name: 'billing' },
+      handoff({ name: 'billing' } as unknown as ToolOrchestrator),
+    ]) {
+      const notAnAgent = new ToolOrchestrator(
+        adapter,
+        {},
+        {
+          name: 'triage',
+          handoffs: [entry as unknown as ToolOrchestrator],
+        },
+      );
+      await expect(notAnAgent.run([user('hi')])).rejects.toThrow(
+        /handoffs\[0\].*must be a ToolOrchestrator or handoff/,
+      );
+    }
   });
 });
