@@ -23,6 +23,15 @@ export type {
   OutputOptions,
 } from './orchestrator/output/output-options.js';
 export type { AgentToolOptions } from './orchestrator/agent-tool.js';
+export { handoff } from './orchestrator/handoffs/handoff.js';
+export type {
+  Handoff,
+  HandoffAgent,
+  HandoffEntry,
+  HandoffInputFilter,
+  HandoffOptions,
+  HandoffsOption,
+} from './orchestrator/handoffs/handoff.js';
 export type { CallingRun, PausedRun, PausedRunResume } from './tools/calling-run.js';
 export type {
   PrepareTurn,

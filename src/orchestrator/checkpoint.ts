@@ -62,7 +62,7 @@ export function takeSnapshot(state: RunState, ending?: RunEnding): SavedRunState
           ...(ending.output === undefined ? {} : { output: ending.output as JsonValue }),
         }
       : null,
-    fingerprint: state.fingerprint,
+    fingerprint: state.handoffs?.fingerprint ?? state.fingerprint,
     strategyState: strategyState(state, turn),
   };
 }
@@ -77,6 +77,7 @@ function strategyState(state: RunState, turn: TurnProgress | undefined): { [feat
   }
   if (state.contextWindow !== undefined) features['contextWindow'] = state.contextWindow.save();
   if (state.guardrailTrip !== undefined) features['guardrail'] = savedTrip(state.guardrailTrip);
+  if (state.handoffs !== undefined) features['handoff'] = state.handoffs.save();
   return features;
 }
 

@@ -39,6 +39,8 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     // The first checkpoint: a crash during the first model call leaves a run to resume.
     if (state.step === 0) await saveCheckpoint(state);
     stopReason = await runLoop(state, config);
+    // After a handoff, the run ends with the agent it was handed to.
+    if (state.handoffs !== undefined) config = state.handoffs.config;
     if (stopReason === 'max_turns') {
       trace.emit('warning', {
         code: 'max_turns',
@@ -64,7 +66,7 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
     if (!isAbortError(error, signal)) {
       // Whatever was thrown (a Proxy, an object with no prototype), describing it must not throw.
       const code = errorCode(error);
-      const { provider, model } = config.adapter;
+      const { provider, model } = (state.handoffs?.config ?? config).adapter;
       trace.emit('error', {
         name: errorName(error),
         message: describeThrown(error),
@@ -76,6 +78,7 @@ async function drive(state: RunState, config: RunConfig): Promise<RunResult> {
       throw error;
     }
     stopReason = 'aborted';
+    if (state.handoffs !== undefined) config = state.handoffs.config;
   }
   emitEnd(state, config, stopReason);
   const result = runResult(state, config, stopReason);
@@ -217,6 +220,7 @@ function runResult(state: RunState, config: RunConfig, stopReason: RunStateStopR
     ...(state.contextWindow === undefined ? {} : { contextTokens: state.contextWindow.contextTokens }),
     runId: state.runId,
     ...(state.output === undefined ? {} : { output: state.output.value }),
+    ...(config.agent === undefined ? {} : { agent: config.agent }),
   };
 }
 

@@ -9,6 +9,7 @@ import type { RunState as SavedRunState } from '../durable/run-state.js';
 import { ContextWindow } from './context-window/context-window.js';
 import type { RunConfig } from './run-config.js';
 import type { RunHandles } from './run-state.js';
+import type { HandoffRun } from './handoffs/handoff-run.js';
 
 /** What `stream()` adds to a run: its event listener, its text sink, its abort signal, and streaming on. */
 export interface StreamHooks {
@@ -42,6 +43,8 @@ export interface LiveRunOptions {
   /** The orchestrator's watch on the signals its runs share. */
   readonly watchers: SignalWatchers;
   readonly now: () => number;
+  /** The run's agent and handoffs, when its starting agent has `handoffs`. */
+  readonly handoffs: HandoffRun | undefined;
 }
 
 /**
@@ -61,6 +64,7 @@ export function liveRun({
   emitter,
   watchers,
   now,
+  handoffs,
 }: LiveRunOptions): RunHandles {
   const { signal, dispose } = followSignals(watchers, [options.signal, runOptions.signal, hooks?.signal]);
   const parentRunId = runOptions.parentRunId ?? options.parentRunId;
@@ -97,6 +101,7 @@ export function liveRun({
     fingerprint,
     contextWindow,
     release: dispose,
+    handoffs,
   };
 }
 

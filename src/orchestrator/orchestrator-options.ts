@@ -17,6 +17,7 @@ import type { StopCondition } from './stop-conditions.js';
 import type { PrepareTurnHook, RepairToolCall } from './turn-hooks.js';
 import type { OutputOption } from './output/output-options.js';
 import type { GuardrailOptions } from './guardrails/guardrail-options.js';
+import type { HandoffsOption } from './handoffs/handoff.js';
 
 /**
  * What to do when a run is cut short: `maxTurns` model calls were made and the model still wants
@@ -48,6 +49,25 @@ export interface ToolOrchestratorOptions<
    * @default none
    */
   readonly instructions?: string;
+  /**
+   * The agent's name: letters, digits, `_` and `-`, at most 52 characters. Names its
+   * `transfer_to_<name>` tool, the `handoff` events and `result.agent`. Required for an agent that
+   * has `handoffs` or is the target of one. @default none
+   */
+  readonly name?: string;
+  /**
+   * What the agent does, written for a model: the description of the `transfer_to_<name>` tool of
+   * handoffs to it. @default `Hands the conversation to the <name> agent.`
+   */
+  readonly description?: string;
+  /**
+   * The agents this one can hand the conversation to: orchestrators, or `handoff(orchestrator,
+   * options)` entries. The model sees one `transfer_to_<name>` tool per entry; on a transfer, the
+   * run goes on with that agent's instructions, tools, adapter and options. A function returning
+   * the list is read at the first run, so agents can hand off to each other (a cycle). See
+   * docs/agents.md#handoffs. @default none
+   */
+  readonly handoffs?: HandoffsOption;
   /** The most model calls in one run (a `'final_answer'` call comes on top). @default 10 */
   readonly maxTurns?: number;
   /** Called with every trace event. May be async; if it throws or rejects the run goes on. */
@@ -243,4 +263,9 @@ export interface RunResult<Output = unknown> {
    * spend limit: an `output_missing` warning says which).
    */
   readonly output?: Output;
+  /**
+   * The `name` of the agent the run ended with: the one that gave the final answer, after any
+   * handoffs; the orchestrator's own name when no handoff happened. Absent for an agent with no name.
+   */
+  readonly agent?: string;
 }

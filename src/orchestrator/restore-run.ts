@@ -203,8 +203,15 @@ export async function checkNewRunId(runId: string, store: CheckpointStore | unde
   });
 }
 
-/** The result a run that had ended resolved to, rebuilt from its last checkpoint (no traces: nothing ran). */
-export function recordedResult(saved: SavedRunState, pricing: ModelPricing | undefined): RunResult {
+/**
+ * The result a run that had ended resolved to, rebuilt from its last checkpoint (no traces: nothing
+ * ran); `agent` is the name of the agent it ended with.
+ */
+export function recordedResult(
+  saved: SavedRunState,
+  pricing: ModelPricing | undefined,
+  agent?: string,
+): RunResult {
   return {
     content: saved.result?.content ?? '',
     ...(saved.result?.output === undefined ? {} : { output: saved.result.output }),
@@ -215,6 +222,7 @@ export function recordedResult(saved: SavedRunState, pricing: ModelPricing | und
     usage: saved.usage,
     ...(pricing === undefined ? {} : { costUsd: costUsd(saved.usage, pricing) }),
     runId: saved.runId,
+    ...(agent === undefined ? {} : { agent }),
   };
 }
 

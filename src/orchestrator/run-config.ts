@@ -18,6 +18,8 @@ import type { ResolvedGuardrails } from './guardrails/resolve-guardrails.js';
 
 /** How one run behaves: the orchestrator's options with the run's own applied, resolved once. */
 export interface RunConfig {
+  /** The `name` of the agent this configuration is of. */
+  readonly agent: string | undefined;
   readonly adapter: ModelAdapter;
   readonly registry: ToolRegistry;
   readonly tools: readonly ModelToolDefinition[];
@@ -76,6 +78,7 @@ export interface RunConfigSources<Context extends object> {
 export function resolveRunConfig<Context extends object>(sources: RunConfigSources<Context>): RunConfig {
   const { options, runOptions, adapter, definitions } = sources;
   return {
+    agent: options.name,
     adapter,
     registry: sources.registry,
     // Read before every model call: a getter, so a registry changed mid-run is seen next turn.

@@ -20,13 +20,17 @@ import { finalAnswerCall, outputFromAnswer, outputFromToolCall } from './output/
  * `output-step.ts`). Guardrails, when there are any, judge the first call's input and the final
  * answer (and output); a tripwire ends the run with `'guardrail_tripped'`. Every step reads and writes `state`
  * only, so the loop can stop after any step and go on later from the same state: a resumed run
- * whose turn was being answered (`state.currentTurn`) first answers the rest of that turn.
+ * whose turn was being answered (`state.currentTurn`) first answers the rest of that turn. A turn
+ * whose transfer call succeeded hands the run to that agent (`state.handoffs`): the next call
+ * uses its configuration.
  */
 export async function runLoop(state: RunState, config: RunConfig): Promise<RunStateStopReason> {
   if (state.currentTurn !== undefined) {
     state.trace.turn = state.currentTurn.turnIndex;
     const response = state.lastResponse ?? { content: null };
-    const stop = stopAfterTools(state, config, response, await answerToolCalls(state, config));
+    const answered = await answerToolCalls(state, config);
+    const stop = stopAfterTools(state, config, response, answered);
+    if (state.handoffs !== undefined) config = await state.handoffs.afterTurn(state, answered);
     if (stop !== undefined) return stop;
   }
   for (;;) {
@@ -46,7 +50,11 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
         ? await callModelStep(state, config, call)
         : await callModelGuarded(state, config, input, call);
     if (checked === undefined) return 'guardrail_tripped';
-    const { response, rejectedCalls } = checked;
+    const { response } = checked;
+    const rejectedCalls =
+      state.handoffs === undefined
+        ? checked.rejectedCalls
+        : state.handoffs.rejectExtraTransfers(response, checked.rejectedCalls);
     if ((response.tool_calls?.length ?? 0) === 0) {
       if (response.finish_reason === 'pause_turn') {
         // The provider paused a long turn of its own tools: sending it back lets the server go on.
@@ -101,6 +109,7 @@ export async function runLoop(state: RunState, config: RunConfig): Promise<RunSt
     }
     const executed = await executeToolsStep(state, response, { rejectedCalls, plan, config });
     const after = stopAfterTools(state, config, response, executed);
+    if (state.handoffs !== undefined) config = await state.handoffs.afterTurn(state, executed);
     if (after !== undefined) return after;
   }
 }

@@ -12,6 +12,7 @@ import type { LoopGuardState } from './loop-guard.js';
 import { createLoopGuardState } from './loop-guard.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { GuardrailTrip } from './guardrails/guardrail-trip.js';
+import type { HandoffRun } from './handoffs/handoff-run.js';
 
 /**
  * What a run knows of itself, as plain values (a `Set` of ids aside): what a checkpoint saves
@@ -75,6 +76,8 @@ export interface RunHandles {
   readonly contextWindow: ContextWindow | undefined;
   /** Lets go of the signals the run's own signal follows; `driveRun` calls it when the run settles. */
   readonly release: () => void;
+  /** The agent the run is with and its handoffs; `undefined` when the starting agent has no `handoffs`. */
+  readonly handoffs?: HandoffRun | undefined;
 }
 
 /** Everything one run owns: its progress and this process's handles. Runs share nothing. */

@@ -1,11 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
-import { fingerprintRun } from '../durable/run-fingerprint.js';
-import type { RunFingerprint } from '../durable/run-fingerprint.js';
 import type { RunState as SavedRunState } from '../durable/run-state.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ModelAdapter, ModelToolDefinition } from '../model/model-adapter.js';
 import type { Tool, ToolRegistry } from '../tools/define-tool.js';
-import { ToolRunner } from '../tools/tool-runner.js';
 import type { TraceEvent, TraceEventOf, TraceEventType } from '../tracing/trace-events.js';
 import type {
   ResumeOptions,
@@ -14,23 +11,20 @@ import type {
   ToolOrchestratorOptions,
 } from './orchestrator-options.js';
 import { checkFingerprint, checkNewRunId, loadSavedRun, recordedResult, resumedRun } from './restore-run.js';
-import { resolveContextWindow } from './context-window/resolve-context-window.js';
-import { resolveRunConfig } from './run-config.js';
-import type { RunConfig, RunConfigSources } from './run-config.js';
 import { startRunState, withSystemPrompt } from './run-state.js';
 import { SignalWatchers } from '../shared/signal-watchers.js';
 import { liveRun } from './live-run.js';
 import type { LiveRunOptions, StreamHooks } from './live-run.js';
 import type { RunHandles } from './run-state.js';
 import { driveRun } from './drive-run.js';
-import { ToolDefinitionsCache } from './tool-definitions-cache.js';
 import { RunStreamFeed } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import { validateOrchestratorInput, validateResumeOptions, validateRunInput } from './validate-options.js';
-import { resolveOutput } from './output/output-options.js';
 import { agentTool } from './agent-tool.js';
 import type { AgentToolOptions, RunsAgent } from './agent-tool.js';
 import type { OutputOf } from './output/output-options.js';
+import { AgentProfile } from './handoffs/agent-profile.js';
+import { runAgent } from './handoffs/handoff-run.js';
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
@@ -49,15 +43,13 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
   readonly adapter: ModelAdapter;
   readonly toolRegistry: ToolRegistry;
   readonly #options: ToolOrchestratorOptions<Context, OutputSchema>;
-  /** What every run's configuration is resolved from, but the run's own options: resolved once. */
-  readonly #sources: Omit<RunConfigSources<object>, 'runOptions' | 'streaming'>;
+  /** What every run's configuration is resolved from (but the run's own options), and the agent's handoffs. */
+  readonly #agent: AgentProfile;
   readonly #emitter = new EventEmitter();
   /** One listener per signal the runs share, however many runs wait on it. */
   readonly #watchers = new SignalWatchers();
   readonly #now: () => number;
   readonly #generateId: () => string;
-  /** The tool set and model of this orchestrator's runs, as saved in their checkpoints. */
-  readonly #fingerprint: RunFingerprint;
 
   constructor(
     adapter: ModelAdapter,
@@ -70,22 +62,18 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
     this.#options = options;
     const now = (this.#now = options.now ?? defaultNow);
     this.#generateId = options.generateId ?? defaultGenerateId;
-    const maxResultChars = options.maxToolResultChars;
-    const stopWhen = options.stopWhen;
-    this.#sources = {
+    this.#agent = new AgentProfile(
+      this,
       adapter,
-      registry: toolRegistry,
-      definitions: new ToolDefinitionsCache(toolRegistry),
-      runner:
-        options.toolRunner ??
-        new ToolRunner(toolRegistry, { ...(maxResultChars === undefined ? {} : { maxResultChars }), now }),
-      options,
-      stopConditions: stopWhen === undefined ? [] : typeof stopWhen === 'function' ? [stopWhen] : stopWhen,
-      contextWindow: resolveContextWindow('contextWindow', options.contextWindow, adapter),
-      output: resolveOutput('output', options.output, adapter, toolRegistry),
+      toolRegistry,
+      options as ToolOrchestratorOptions<object>,
       now,
-    };
-    this.#fingerprint = fingerprintRun({ tools: toolRegistry, model: adapter.model });
+    );
+  }
+
+  /** The agent's `name` (the `name` option), as handoffs, their events and `result.agent` use it. */
+  get name(): string | undefined {
+    return this.#agent.name;
   }
 
   /**
@@ -179,11 +167,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
    * of a run under way, offers the current tools.
    */
   get tools(): readonly ModelToolDefinition[] {
-    return this.#sources.definitions.current();
-  }
-
-  #config(runOptions: RunOptions<Context, unknown>, streaming: boolean): RunConfig {
-    return resolveRunConfig({ ...this.#sources, runOptions, streaming });
+    return this.#agent.sources.definitions.current();
   }
 
   /**
@@ -236,9 +220,14 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
   ): Promise<RunResult> {
     const store = resumeOptions.checkpointStore ?? this.#options.checkpointStore;
     const saved = await loadSavedRun(runIdOrState, store);
-    if (resumeOptions.force !== true) checkFingerprint(saved, this.#fingerprint);
-    const config = this.#config(resumeOptions, hooks !== undefined);
-    if (saved.result !== null) return recordedResult(saved, config.budget?.pricing);
+    const { config, handoffs, fingerprint } = runAgent(
+      this.#agent,
+      resumeOptions,
+      hooks !== undefined,
+      saved,
+    );
+    if (resumeOptions.force !== true) checkFingerprint(saved, fingerprint);
+    if (saved.result !== null) return recordedResult(saved, config.budget?.pricing, config.agent);
     const { runId } = saved;
     const handles = this.#live({
       runId,
@@ -247,6 +236,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
       config,
       checkpointStore: store,
       saved,
+      handoffs,
     });
     const settings = { guardOn: config.loopGuard !== undefined, generateId: this.#generateId };
     return driveRun(resumedRun(saved, resumeOptions.approvals, handles, settings), config);
@@ -254,9 +244,12 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
 
   /** The run's handles in this process: see `liveRun`. */
   #live(
-    run: Pick<LiveRunOptions, 'runId' | 'runOptions' | 'hooks' | 'config' | 'checkpointStore' | 'saved'>,
+    run: Pick<
+      LiveRunOptions,
+      'runId' | 'runOptions' | 'hooks' | 'config' | 'checkpointStore' | 'saved' | 'handoffs'
+    >,
   ): RunHandles {
-    const instance = { fingerprint: this.#fingerprint, options: this.#options, emitter: this.#emitter };
+    const instance = { fingerprint: this.#agent.fingerprint, options: this.#options, emitter: this.#emitter };
     return liveRun({ ...run, ...instance, watchers: this.#watchers, now: this.#now });
   }
 
@@ -266,7 +259,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
     runOptions: RunOptions<Context, unknown>,
     hooks: StreamHooks | undefined,
   ): Promise<RunResult> {
-    const config = this.#config(runOptions, hooks !== undefined);
+    const { config, handoffs } = runAgent(this.#agent, runOptions, hooks !== undefined);
     const context = config.context as { requestId?: unknown };
     const store = runOptions.checkpointStore ?? this.#options.checkpointStore;
     const runId = runOptions.runId ?? this.#generateId();
@@ -278,6 +271,7 @@ export class ToolOrchestrator<Context extends object = Record<string, unknown>, 
       config,
       checkpointStore: store,
       saved: undefined,
+      handoffs,
     });
     const requestId = typeof context.requestId === 'string' ? context.requestId : this.#generateId();
     const transcript = withSystemPrompt(messages, systemPrompt ?? this.#options.instructions);

@@ -55,6 +55,7 @@ const redactors: Redactors = {
     durationMs: data.durationMs,
   }),
   guardrail: (data) => (data.message === undefined ? data : { ...data, message: '' }),
+  handoff: same,
   context_compacted: (data) => (data.summary === undefined ? data : { ...data, summary: '' }),
   warning: same,
   error: (data) => ({

@@ -160,6 +160,17 @@ export interface TraceEventData {
     readonly toolCall?: ToolCallReference;
     readonly durationMs: number;
   };
+  /**
+   * The conversation was handed to another agent (see `handoffs`): the next model call is that
+   * agent's. `toolCallId` is the transfer call's.
+   */
+  handoff: {
+    /** The `name` of the agent that handed off. */
+    readonly from: string;
+    /** The `name` of the agent the run goes on with. */
+    readonly to: string;
+    readonly toolCallId: string;
+  };
   /** What was sent was reduced to fit the context window (`contextWindow`). */
   context_compacted: {
     /** `'custom'`: the `contextWindow.strategy` function. */

@@ -36,6 +36,7 @@ const printedLines: readonly { readonly document: string; readonly printed: stri
   { document: 'docs/tools.md', printed: "{ role: 'tool', tool_call_id: 'call_0', content: 'customer c_1' }" },
   { document: 'docs/traces.md', printed: "['run_start', 'llm_call', 'run_end']" },
   { document: 'docs/agents.md', printed: '[withheld: this file holds a secret]' },
+  { document: 'docs/agents.md', printed: "[ 'billing', 'triage' ] triage" },
 ];
 
 /** A block's process may run this long; every block is far quicker, even two at a time on a busy machine. */

@@ -77,6 +77,23 @@ describe('examples run as written', () => {
     );
   });
 
+  it('handoffs: triage hands to billing and back, each model with its own instructions and tools', async () => {
+    const result = await runExample('handoffs');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'triage model: system "You route customers to the right desk.", 2 messages, tools transfer_to_billing',
+        'handoff: triage -> billing',
+        'billing model: system "You answer billing questions.", 2 messages, tools lookup_invoice, transfer_to_triage',
+        'handoff: billing -> triage',
+        'triage model: system "You route customers to the right desk.", 6 messages, tools transfer_to_billing',
+        'triage answered: Invoice 1042 was paid: 120 USD. Anything else? (final after 4 turns)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('typed-output: a typed final output, repaired once', async () => {
     const result = await runExample('typed-output');
     expect(result.stderr).toBe('');

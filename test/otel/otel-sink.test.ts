@@ -207,6 +207,34 @@ describe('createOtelSink', () => {
     expect(run!.endNs).toBe(1_003_000_000n);
   });
 
+  it("records a handoff as an event of the run span, and the target agent's model call as a chat span of the run", async () => {
+    const { exporter, tracer } = memoryTracer();
+    const billing = new ToolOrchestrator(
+      new ScriptedAdapter([ScriptedAdapter.text('Paid.')], { provider: 'billing-provider' }),
+      {},
+      { name: 'billing' },
+    );
+    const triage = new ToolOrchestrator(
+      new ScriptedAdapter([ScriptedAdapter.toolCalls([['transfer_to_billing', {}, 'to_billing']])]),
+      {},
+      { name: 'triage', handoffs: [billing], traceEmitter: createOtelSink({ tracer }) },
+    );
+    await triage.run([{ role: 'user', content: 'Did I pay?' }]);
+    const spans = exporter.getFinishedSpans().map(fromReadableSpan);
+    const run = spans.find((span) => span.parentSpanId === undefined)!;
+    expect(run.events).toContainEqual({
+      name: 'tool_orchestrator.handoff',
+      attributes: {
+        'tool_orchestrator.from': 'triage',
+        'tool_orchestrator.to': 'billing',
+        'tool_orchestrator.toolCallId': 'to_billing',
+      },
+    });
+    expect(
+      spans.filter((span) => span.attributes['gen_ai.provider.name'] === 'billing-provider').length,
+    ).toBeGreaterThan(0);
+  });
+
   it('fails the run, not a model call, when a custom tool runner throws', async () => {
     const { exporter, tracer } = memoryTracer();
     const runner = new (class extends ToolRunner {

@@ -217,4 +217,30 @@ describe('buildTraceModel', () => {
     expect(buildTraceModel([]).runs).toEqual([]);
     expect(buildTraceModel([]).title).toBe('Empty trace');
   });
+
+  it("shows a handoff as an event of the turn, and both agents' model calls in the one run", async () => {
+    const billing = new ToolOrchestrator(
+      new ScriptedAdapter([ScriptedAdapter.text('Paid.')]),
+      {},
+      {
+        name: 'billing',
+      },
+    );
+    const triage = new ToolOrchestrator(
+      new ScriptedAdapter([ScriptedAdapter.toolCalls([['transfer_to_billing', {}, 'to_billing']])]),
+      {},
+      { name: 'triage', handoffs: [billing] },
+    );
+    const result = await triage.run([{ role: 'user', content: 'Did I pay?' }]);
+    const [run] = buildTraceModel(result.traces).runs;
+    const items = run!.turns.flatMap((turn) => turn.items);
+    expect(items).toContainEqual(
+      expect.objectContaining({
+        kind: 'event',
+        type: 'handoff',
+        data: { from: 'triage', to: 'billing', toolCallId: 'to_billing' },
+      }),
+    );
+    expect(models(run!)).toHaveLength(2);
+  });
 });
