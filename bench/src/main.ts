@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace,replay] [-- --rounds=N]
  * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
  * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
@@ -19,9 +19,20 @@ import { runCodeSuite } from './code/code-suite.js';
 import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
+import { runReplaySuite } from './replay/replay-suite.js';
 
 type Suite =
-  'loop' | 'run-api' | 'checkpoint' | 'context' | 'scale' | 'stream' | 'adapter' | 'code' | 'mcp' | 'trace';
+  | 'loop'
+  | 'run-api'
+  | 'checkpoint'
+  | 'context'
+  | 'scale'
+  | 'stream'
+  | 'adapter'
+  | 'code'
+  | 'mcp'
+  | 'trace'
+  | 'replay';
 const suiteNames: readonly Suite[] = [
   'loop',
   'run-api',
@@ -33,6 +44,7 @@ const suiteNames: readonly Suite[] = [
   'code',
   'mcp',
   'trace',
+  'replay',
 ];
 
 interface CliOptions {
@@ -216,6 +228,17 @@ async function main(): Promise<void> {
         pageLoads: options.quick ? 1 : 3,
         chromiumPath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
       },
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('replay')) {
+    log('Replay: ReplayAdapter per call against ScriptedAdapter (a fresh process per round):');
+    const report = await runReplaySuite({
+      rounds: options.rounds,
+      child: options.quick
+        ? { warmupMs: 0, timedMs: 200, minCycles: 3 }
+        : { warmupMs: 500, timedMs: 3000, minCycles: 20 },
       log,
     });
     sections.push(report.markdown, '');

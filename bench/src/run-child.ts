@@ -15,6 +15,7 @@ export const childEntries = [
   'sink-child',
   'render-child',
   'scale-worker',
+  'replay-child',
 ] as const;
 export type ChildEntry = (typeof childEntries)[number];
 
@@ -30,6 +31,7 @@ const sources: Record<ChildEntry, string> = {
   'sink-child': './trace/sink-child.ts',
   'render-child': './trace/render-child.ts',
   'scale-worker': './scale/scale-worker.ts',
+  'replay-child': './replay/replay-child.ts',
 };
 
 const buildDirectory = fileURLToPath(new URL('../results/.build/', import.meta.url));

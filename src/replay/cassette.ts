@@ -42,16 +42,28 @@ export function cassetteRequest(
   tools: readonly ModelToolDefinition[],
   options: ModelCallOptions | undefined,
 ): CassetteRequest {
-  return JSON.parse(
-    JSON.stringify({
-      messages,
-      tools,
-      options: {
-        ...(options?.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
-        ...(options?.responseFormat === undefined ? {} : { responseFormat: options.responseFormat }),
-      },
-    }),
-  ) as CassetteRequest;
+  return JSON.parse(JSON.stringify(requestOf(messages, tools, options))) as CassetteRequest;
+}
+
+/**
+ * The same request, not copied: for a reader that copies it anyway (the redactor does). Fields set
+ * to `undefined` are left in; comparisons treat them as absent, as JSON does.
+ */
+export function requestOf(
+  messages: readonly ChatMessage[],
+  tools: readonly ModelToolDefinition[],
+  options: ModelCallOptions | undefined,
+): CassetteRequest {
+  return {
+    messages,
+    tools,
+    options: {
+      ...(options?.toolChoice === undefined ? {} : { toolChoice: options.toolChoice as JsonValue }),
+      ...(options?.responseFormat === undefined
+        ? {}
+        : { responseFormat: options.responseFormat as unknown as JsonValue }),
+    },
+  };
 }
 
 /** One stream event and when it came, in milliseconds after the call started. */

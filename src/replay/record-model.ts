@@ -41,14 +41,14 @@ export function recordModel(adapter: ModelAdapter, options: RecordModelOptions):
   // The calls already in the file: this recording's are numbered after them.
   let recorded = 0;
   // Lines are written one after the other, in the order calls end.
-  let writing: Promise<void> = prepareFile(options.path, redact(header(adapter))).then((count) => {
+  let writing: Promise<void> = prepareFile(options.path, redact.copy(header(adapter))).then((count) => {
     recorded = count;
   });
   const write = (call: CassetteCall): Promise<void> => {
     writing = writing.then(() =>
       appendFile(
         options.path,
-        `${encoder.encode(redact({ ...call, index: recorded + call.index }))}\n`,
+        `${encoder.encode(redact.copy({ ...call, index: recorded + call.index }))}\n`,
         'utf8',
       ),
     );

@@ -10,12 +10,12 @@ import type {
   ModelToolDefinition,
 } from '../model/model-adapter.js';
 import { abortableWait } from '../shared/abortable-wait.js';
-import { cassetteRequest, parseCassette } from './cassette.js';
+import { parseCassette, requestOf } from './cassette.js';
 import type { Cassette, CassetteCall, CassetteRequest, RecordedStreamEvent } from './cassette.js';
 import { firstDifference } from './first-difference.js';
 import { replayError } from './recorded-error.js';
 import { createRedactor } from './redact.js';
-import type { RedactionRules } from './redact.js';
+import type { RedactionRules, Redactor } from './redact.js';
 
 /** What a custom matcher is given besides the request. */
 export interface ReplayMatchContext {
@@ -78,7 +78,7 @@ export class ReplayAdapter implements ModelAdapter {
   readonly #source: string;
   readonly #match: ReplayMatch;
   readonly #speed: 'instant' | 'recorded';
-  readonly #redact: <Value>(value: Value) => Value;
+  readonly #redactor: Redactor;
   readonly #used = new Set<number>();
   #callIndex = 0;
 
@@ -102,7 +102,7 @@ export class ReplayAdapter implements ModelAdapter {
     }
     this.#match = match;
     this.#speed = options.speed ?? 'instant';
-    this.#redact = createRedactor(options.redact);
+    this.#redactor = createRedactor(options.redact);
     const recorded = this.cassette.header.adapter;
     if (recorded.provider !== undefined) this.provider = recorded.provider;
     if (recorded.model !== undefined) this.model = recorded.model;
@@ -169,16 +169,19 @@ export class ReplayAdapter implements ModelAdapter {
   ): CassetteCall {
     const callIndex = this.#callIndex++;
     const calls = this.cassette.calls;
-    const request = this.#redact(cassetteRequest(messages, tools, options));
     const match = this.#match;
     const found =
       typeof match === 'function'
-        ? match(request, { callIndex, calls, used: this.#used })
+        ? match(this.#redactor.copy(requestOf(messages, tools, options)), {
+            callIndex,
+            calls,
+            used: this.#used,
+          })
         : calls.find((call) => !this.#used.has(call.index));
     const mismatch = { source: this.#source, callIndex, recordedCalls: calls.length };
     if (found === undefined) throw new ReplayMismatchError({ ...mismatch, reason: 'no_recording' });
     if (match === 'strict') {
-      const difference = firstDifference(found.request, request);
+      const difference = firstDifference(found.request, requestOf(messages, tools, options), this.#redactor);
       if (difference !== undefined)
         throw new ReplayMismatchError({ ...mismatch, reason: 'different_request', ...difference });
     }
