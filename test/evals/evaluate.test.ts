@@ -210,6 +210,7 @@ describe('evaluate', () => {
         started.push(index);
         if (index === 0) return 'quick';
         await new Promise((_resolve, reject) => {
+          if (signal.aborted) reject(signal.reason as Error);
           signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
         });
         return 'never';
