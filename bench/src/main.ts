@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace,evals] [-- --rounds=N]
  * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
  * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
@@ -19,9 +19,20 @@ import { runCodeSuite } from './code/code-suite.js';
 import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
+import { runEvalsSuite } from './evals/evals-suite.js';
 
 type Suite =
-  'loop' | 'run-api' | 'checkpoint' | 'context' | 'scale' | 'stream' | 'adapter' | 'code' | 'mcp' | 'trace';
+  | 'loop'
+  | 'run-api'
+  | 'checkpoint'
+  | 'context'
+  | 'scale'
+  | 'stream'
+  | 'adapter'
+  | 'code'
+  | 'mcp'
+  | 'trace'
+  | 'evals';
 const suiteNames: readonly Suite[] = [
   'loop',
   'run-api',
@@ -33,6 +44,7 @@ const suiteNames: readonly Suite[] = [
   'code',
   'mcp',
   'trace',
+  'evals',
 ];
 
 interface CliOptions {
@@ -216,6 +228,16 @@ async function main(): Promise<void> {
         pageLoads: options.quick ? 1 : 3,
         chromiumPath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
       },
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('evals')) {
+    log('evaluate() over scripted cases (in this process):');
+    const report = await runEvalsSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      cases: 1000,
+      concurrency: 8,
       log,
     });
     sections.push(report.markdown, '');

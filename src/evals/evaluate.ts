@@ -54,8 +54,7 @@ export async function evaluate<Input, Expected>(
   options: EvaluateOptions<Input, Expected>,
 ): Promise<EvalReport> {
   const ids = validateEvaluateOptions(options);
-  const { dataset, task, onProgress } = options;
-  const { scorers } = options;
+  const { dataset, task, scorers, onProgress } = options;
   const signal = options.signal ?? new AbortController().signal;
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const startedAt = now();
