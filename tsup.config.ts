@@ -17,6 +17,7 @@ export const entries = {
   postgres: 'src/postgres.ts',
   bullmq: 'src/bullmq.ts',
   replay: 'src/replay.ts',
+  evals: 'src/evals.ts',
 } as const;
 
 /**
@@ -32,6 +33,7 @@ export const esmOnlyEntries: readonly (keyof typeof entries)[] = [
   'postgres',
   'bullmq',
   'replay',
+  'evals',
 ];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace,replay] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace,replay,evals] [-- --rounds=N]
  * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
  * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
@@ -20,6 +20,7 @@ import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
 import { runReplaySuite } from './replay/replay-suite.js';
+import { runEvalsSuite } from './evals/evals-suite.js';
 
 type Suite =
   | 'loop'
@@ -32,7 +33,8 @@ type Suite =
   | 'code'
   | 'mcp'
   | 'trace'
-  | 'replay';
+  | 'replay'
+  | 'evals';
 const suiteNames: readonly Suite[] = [
   'loop',
   'run-api',
@@ -45,6 +47,7 @@ const suiteNames: readonly Suite[] = [
   'mcp',
   'trace',
   'replay',
+  'evals',
 ];
 
 interface CliOptions {
@@ -239,6 +242,16 @@ async function main(): Promise<void> {
       child: options.quick
         ? { warmupMs: 0, timedMs: 200, minCycles: 3 }
         : { warmupMs: 500, timedMs: 3000, minCycles: 20 },
+      log,
+    });
+    sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('evals')) {
+    log('evaluate() over scripted cases (in this process):');
+    const report = await runEvalsSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      cases: 1000,
+      concurrency: 8,
       log,
     });
     sections.push(report.markdown, '');

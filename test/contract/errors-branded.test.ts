@@ -13,11 +13,27 @@ import * as trace from '../../src/trace.js';
 import * as postgres from '../../src/postgres.js';
 import * as bullmq from '../../src/bullmq.js';
 import * as replay from '../../src/replay.js';
+import * as evals from '../../src/evals.js';
 
 /** Every error class any entry exports, once, by name. */
 const errorClasses = [
   ...new Map(
-    [root, testing, openai, deepseek, anthropic, gemini, explore, mcp, otel, trace, postgres, bullmq, replay]
+    [
+      root,
+      testing,
+      openai,
+      deepseek,
+      anthropic,
+      gemini,
+      explore,
+      mcp,
+      otel,
+      trace,
+      postgres,
+      bullmq,
+      replay,
+      evals,
+    ]
       .flatMap((entry) => Object.entries(entry) as [string, unknown][])
       .filter(
         (entry): entry is [string, new (...args: never[]) => Error] =>
@@ -40,6 +56,7 @@ describe('every exported error', () => {
         'TraceFileError',
         'RunJobFailedError',
         'ReplayMismatchError',
+        'EvalReportError',
       ]),
     );
   });

@@ -37,6 +37,9 @@ const printedLines: readonly { readonly document: string; readonly printed: stri
   { document: 'docs/traces.md', printed: "['run_start', 'llm_call', 'run_end']" },
   { document: 'docs/agents.md', printed: '[withheld: this file holds a secret]' },
   { document: 'docs/agents.md', printed: "[ 'billing', 'triage' ] triage" },
+  { document: 'docs/testing-and-evals.md', printed: '1 of 2 passed' },
+  { document: 'docs/testing-and-evals.md', printed: 'expected "Lima.", got "Paris."' },
+  { document: 'docs/testing-and-evals.md', printed: 'false []' },
 ];
 
 /** A block's process may run this long; every block is far quicker, even two at a time on a busy machine. */

@@ -1,0 +1,33 @@
+// `tool-orchestrator/evals`: run a dataset through an agent, score it, and compare two runs (Node only: reports are files).
+export { evaluate } from './evals/evaluate.js';
+export type { EvalProgress, EvaluateOptions } from './evals/evaluate.js';
+export type { EvalCase, EvalToolCall, ScoredCase, TaskContext, TaskResult } from './evals/eval-case.js';
+export type { Score, Scorer, ScorerContext } from './evals/scorer.js';
+export { evalReportVersion } from './evals/eval-report.js';
+export type {
+  EvalCaseResult,
+  EvalCaseStatus,
+  EvalReport,
+  EvalScore,
+  EvalScorerSummary,
+  EvalSummary,
+} from './evals/eval-report.js';
+export { answerEquals, answerMatches, outputSatisfies } from './evals/scorers/answer-scorers.js';
+export type { AnswerEqualsOptions } from './evals/scorers/answer-scorers.js';
+export { toolWasCalled, toolWasNotCalled, trajectory } from './evals/scorers/tool-scorers.js';
+export type { ToolWasCalledOptions, TrajectoryOptions } from './evals/scorers/tool-scorers.js';
+export { maxCost, maxLatency, maxTokens } from './evals/scorers/ceiling-scorers.js';
+export { llmJudge } from './evals/scorers/llm-judge.js';
+export type { LlmJudgeOptions } from './evals/scorers/llm-judge.js';
+export { compareReports } from './evals/compare-reports.js';
+export type {
+  CaseComparison,
+  CompareReportsOptions,
+  EvalChange,
+  ReportComparison,
+  ScorerComparison,
+} from './evals/compare-reports.js';
+export { parseReport } from './evals/report-schema.js';
+export { readReport, writeReport } from './evals/report-file.js';
+export { EvalReportError } from './errors/eval-report-error.js';
+export type { EvalReportErrorOptions } from './errors/eval-report-error.js';
