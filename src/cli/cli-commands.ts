@@ -49,6 +49,12 @@ export const cliCommands: readonly CliCommand[] = [
     load: async () => (await import('./mcp-command.js')).mcpCommand,
   },
   {
+    name: 'eval',
+    usage: 'eval SUITE.mjs [--compare BASELINE.json]',
+    summary: 'score an agent on a dataset, compare with a baseline',
+    load: async () => (await import('./eval-command.js')).evalCommand,
+  },
+  {
     name: 'trace',
     usage: 'trace view RUN.jsonl',
     summary: 'render a JSONL trace as one HTML page',

@@ -78,4 +78,21 @@ provider's DEEPSEEK_* or OPENAI_* variable (API_KEY, MODEL, BASE_URL), else the 
 
 Exit codes: 0 report printed, 1 the run failed (model, connection, invalid report), 2 bad usage
 (flag, value, missing key, unwritable --trace file), 130 interrupted with Ctrl-C.`,
+  eval: `Usage: tool-orchestrator eval SUITE.mjs [flags]
+
+Runs a suite's cases through its agent with evaluate() (tool-orchestrator/evals), writes the JSON
+report, and prints each scorer's mean and the failing cases. A suite file exports (as default, or
+as suite) evaluate()'s options: { name?, dataset, task, scorers, concurrency? }. A .ts suite needs
+a Node that can import TypeScript, e.g. NODE_OPTIONS='--import tsx'.
+
+Flags:
+  --out FILE.json       where the report goes (default: eval-report.json)
+  --compare FILE.json   a baseline report: print what got better and worse; exit 1 when it regressed
+  --threshold X         how far a scorer's mean may drop before it counts as a regression (default: 0)
+  --concurrency N       cases at once (default: the suite's, else 4)
+  --json                print {"report", "summary", "comparison"} as one JSON line instead
+  -h, --help            show this help
+
+Exit codes: 0 done (and no regression), 1 regressed against --compare or the run failed, 2 bad
+usage (flag, value, suite file), 130 interrupted with Ctrl-C (the report so far is written).`,
 } as const;
