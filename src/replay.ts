@@ -1,7 +1,7 @@
 // `tool-orchestrator/replay`: record a model's traffic to a cassette file and replay it without a network (Node only).
 export { recordModel } from './replay/record-model.js';
 export type { RecordModelOptions } from './replay/record-model.js';
-export { ReplayAdapter } from './replay/replay-adapter.js';
+export { ReplayAdapter, matchByRequest } from './replay/replay-adapter.js';
 export type { ReplayAdapterOptions, ReplayMatch, ReplayMatchContext } from './replay/replay-adapter.js';
 export { cassetteVersion, parseCassette } from './replay/cassette.js';
 export type {

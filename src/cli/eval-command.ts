@@ -6,7 +6,10 @@ import type { ReportComparison } from '../evals/compare-reports.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError, exitCodes } from './cli-io.js';
 import { CommandFailure } from './command-failure.js';
-import { describeFileError, positiveIntegerFlag } from './flag-values.js';
+import { choiceFlag, describeFileError, positiveIntegerFlag } from './flag-values.js';
+import { createCliAdapter, resolveModelSettings } from './create-cli-adapter.js';
+import type { CliAdapterFlags } from './create-cli-adapter.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
 import { helpTexts } from './help-texts.js';
 import { parseFlags } from './parse-flags.js';
 
@@ -26,6 +29,14 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       compare: { type: 'string', placeholder: 'BASELINE.json' },
       threshold: { type: 'string', default: '0', placeholder: '0.02' },
       concurrency: { type: 'string', placeholder: '4' },
+      preset: { type: 'string', placeholder: 'explore' },
+      questions: { type: 'string', placeholder: 'ID,ID' },
+      depth: { type: 'string', default: 'normal', placeholder: 'normal' },
+      provider: { type: 'string', placeholder: 'deepseek' },
+      model: { type: 'string', placeholder: 'NAME' },
+      'base-url': { type: 'string', placeholder: 'http://127.0.0.1:11434/v1' },
+      record: { type: 'string', placeholder: 'CASSETTE.jsonl' },
+      replay: { type: 'string', placeholder: 'CASSETTE.jsonl' },
       json: { type: 'boolean' },
     },
     argv,
@@ -35,9 +46,17 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     return exitCodes.ok;
   }
   const file = positionals[0];
-  if (file === undefined || positionals.length > 1) {
-    throw new UsageError('give one suite file, e.g. tool-orchestrator eval evals/support.mjs', {
-      code: 'missing_argument',
+  if (values.preset === undefined ? file === undefined || positionals.length > 1 : positionals.length > 0) {
+    throw new UsageError(
+      'give one suite file, e.g. tool-orchestrator eval evals/support.mjs, or a preset: tool-orchestrator eval --preset explore --model NAME',
+      { code: 'missing_argument' },
+    );
+  }
+  if (values.preset !== undefined) choiceFlag('--preset', values.preset, ['explore']);
+  const depth = choiceFlag('--depth', values.depth, ['shallow', 'normal', 'deep']);
+  if (values.record !== undefined && values.replay !== undefined) {
+    throw new UsageError('--record and --replay exclude each other: record a session once, then replay it.', {
+      code: 'invalid_flag_value',
     });
   }
   const threshold = Number(values.threshold);
@@ -58,7 +77,17 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   const { compareReports } = await import('../evals/compare-reports.js');
   // The baseline is read before the suite runs: a bad path fails at once, not after the evaluation.
   const baseline = values.compare === undefined ? undefined : await files.readReport(values.compare);
-  const suite = await loadSuite(file);
+  const suite =
+    values.preset === undefined
+      ? await loadSuite(file!)
+      : await presetSuite(io, {
+          depth,
+          questions: values.questions,
+          record: values.record,
+          replay: values.replay,
+          flags: { provider: values.provider, model: values.model, baseUrl: values['base-url'] },
+          json: values.json,
+        });
   const signal = io.trapInterrupts();
   const progress = !values.json && io.stderrIsTty;
   const report = await evals.evaluate({
@@ -90,6 +119,50 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   if (report.aborted) return exitCodes.interrupted;
   return comparison?.regressed === true ? exitCodes.failure : exitCodes.ok;
+}
+
+/** The model flags and what a preset needs of them. */
+interface PresetOptions {
+  readonly depth: 'shallow' | 'normal' | 'deep';
+  readonly questions: string | undefined;
+  readonly record: string | undefined;
+  readonly replay: string | undefined;
+  readonly flags: CliAdapterFlags;
+  readonly json: boolean;
+}
+
+/**
+ * The exploration preset's suite over the model the flags name: recorded to a cassette with
+ * `--record`, or answered from one with `--replay` (matched by request, since the questions run
+ * at once and their calls interleave differently each time). Skipped questions are listed on stderr.
+ */
+async function presetSuite(io: CliIo, options: PresetOptions): Promise<Suite> {
+  let adapter: ModelAdapter;
+  if (options.replay !== undefined) {
+    const { ReplayAdapter, matchByRequest } = await import('../replay/replay-adapter.js');
+    adapter = new ReplayAdapter({ path: options.replay, match: matchByRequest });
+  } else {
+    adapter = await createCliAdapter(resolveModelSettings(options.flags, io.env));
+    if (options.record !== undefined) {
+      const { recordModel } = await import('../replay/record-model.js');
+      adapter = recordModel(adapter, { path: options.record });
+    }
+  }
+  const { exploreEvalSuite } = await import('../evals/presets/explore/explore-suite.js');
+  const ids = options.questions
+    ?.split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  let built;
+  try {
+    built = exploreEvalSuite({ adapter, depth: options.depth, ...(ids === undefined ? {} : { ids }) });
+  } catch (error) {
+    throw new UsageError(`--questions: ${(error as Error).message}`, { code: 'invalid_flag_value' });
+  }
+  if (!options.json) {
+    for (const { id, reason } of built.skipped) io.stderr(`skipped ${id}: ${reason}\n`);
+  }
+  return built.suite as Suite;
 }
 
 /**

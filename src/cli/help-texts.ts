@@ -79,6 +79,7 @@ provider's DEEPSEEK_* or OPENAI_* variable (API_KEY, MODEL, BASE_URL), else the 
 Exit codes: 0 report printed, 1 the run failed (model, connection, invalid report), 2 bad usage
 (flag, value, missing key, unwritable --trace file), 130 interrupted with Ctrl-C.`,
   eval: `Usage: tool-orchestrator eval SUITE.mjs [flags]
+       tool-orchestrator eval --preset explore --model NAME [flags]
 
 Runs a suite's cases through its agent with evaluate() (tool-orchestrator/evals), writes the JSON
 report, and prints each scorer's mean and the failing cases. A suite file exports (as default, or
@@ -90,6 +91,14 @@ Flags:
   --compare FILE.json   a baseline report: print what got better and worse; exit 1 when it regressed
   --threshold X         how far a scorer's mean may drop before it counts as a regression (default: 0)
   --concurrency N       cases at once (default: the suite's, else 4)
+  --preset explore      the exploration eval that ships with the package: questions over axios and the
+                        repository's fixtures, scored by the files the explorer's report cites
+  --questions ID,ID     with --preset: only these questions
+  --depth D             with --preset: the explorer's depth, shallow, normal or deep (default: normal)
+  --provider, --model, --base-url
+                        with --preset: the model, as for explore (same variables)
+  --record FILE.jsonl   with --preset: record every model call to a cassette
+  --replay FILE.jsonl   with --preset: answer every model call from a cassette, offline
   --json                print {"report", "summary", "comparison"} as one JSON line instead
   -h, --help            show this help
 

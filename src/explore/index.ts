@@ -114,6 +114,30 @@ export type {
 } from '../flows/explorer/recommended-next-step.js';
 
 // The flows' errors.
+export {
+  exploreEvalSuite,
+  explorerFilePrecision,
+  explorerFileRecall,
+} from '../evals/presets/explore/explore-suite.js';
+export type {
+  ExploreEvalSuite,
+  ExploreEvalSuiteOptions,
+  ExploreExpectation,
+} from '../evals/presets/explore/explore-suite.js';
+export { exploreQuestions } from '../evals/presets/explore/explore-questions.js';
+export type { ExploreQuestion } from '../evals/presets/explore/explore-questions.js';
+export { resolveExploreRepository } from '../evals/presets/explore/explore-repositories.js';
+export type {
+  ExploreFixtureName,
+  ExploreRepositoryLocation,
+  ExploreRepositoryName,
+  ResolveExploreRepositoryOptions,
+} from '../evals/presets/explore/explore-repositories.js';
+export { scoreExplorerFiles } from '../evals/presets/explore/score-explorer-files.js';
+export type {
+  ExplorerFilesScore,
+  ScoreExplorerFilesOptions,
+} from '../evals/presets/explore/score-explorer-files.js';
 export { StructuredOutputError } from '../errors/structured-output-error.js';
 export type { StructuredOutputErrorOptions } from '../errors/structured-output-error.js';
 export { ExplorerTimeoutError } from '../flows/errors/explorer-timeout-error.js';

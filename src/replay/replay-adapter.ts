@@ -12,10 +12,13 @@ import type {
 import { abortableWait } from '../shared/abortable-wait.js';
 import { parseCassette, requestOf } from './cassette.js';
 import type { Cassette, CassetteCall, CassetteRequest, RecordedStreamEvent } from './cassette.js';
-import { firstDifference } from './first-difference.js';
+import { firstDifference, firstDifferenceOfCopies } from './first-difference.js';
 import { replayError } from './recorded-error.js';
 import { createRedactor } from './redact.js';
 import type { RedactionRules, Redactor } from './redact.js';
+
+/** The matcher's request is already redacted: compared as it is. */
+const noRedaction: Redactor = { copy: (value) => value, text: (value) => value, blanks: () => false };
 
 /** What a custom matcher is given besides the request. */
 export interface ReplayMatchContext {
@@ -36,6 +39,23 @@ export type ReplayMatch =
   | 'strict'
   | 'sequence'
   | ((request: CassetteRequest, context: ReplayMatchContext) => CassetteCall | undefined);
+
+/**
+ * A matcher that answers a call with the first unused recording of an equal request, wherever it
+ * is in the cassette: for runs whose calls interleave differently each time (cases of an
+ * evaluation run at once, parallel agent tools). A request with no equal recording finds none.
+ *
+ * @example
+ * const adapter = new ReplayAdapter({ path, match: matchByRequest });
+ */
+export const matchByRequest: Extract<ReplayMatch, (...args: never[]) => unknown> = (
+  request,
+  { calls, used },
+) =>
+  calls.find(
+    (call) =>
+      !used.has(call.index) && firstDifferenceOfCopies(call.request, request, noRedaction) === undefined,
+  );
 
 /** What `new ReplayAdapter()` takes: a cassette file or a cassette already read. */
 export interface ReplayAdapterOptions {

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RateLimitError, ToolOrchestrator, defineTool } from '../../src/index.js';
 import type { ChatMessage, ModelAdapter, RunResult, TraceEvent, Usage } from '../../src/index.js';
-import { ReplayAdapter, ReplayMismatchError, parseCassette, recordModel } from '../../src/replay.js';
+import {
+  ReplayAdapter,
+  ReplayMismatchError,
+  matchByRequest,
+  parseCassette,
+  recordModel,
+} from '../../src/replay.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
 
 let scratch: string;
@@ -150,6 +156,21 @@ describe('recordModel and ReplayAdapter', () => {
       [],
     );
     expect(response.content).toBe('Alpha, beta and gamma are words.');
+  });
+
+  it('matchByRequest answers each call with the recording of an equal request, in any order, each once', async () => {
+    const path = join(scratch, 'by-request.jsonl');
+    const recorder = recordModel(
+      new ScriptedAdapter([ScriptedAdapter.text('about A'), ScriptedAdapter.text('about B')]),
+      { path },
+    );
+    const ask = (text: string): ChatMessage[] => [{ role: 'user', content: text }];
+    await recorder.call(ask('A?'), []);
+    await recorder.call(ask('B?'), []);
+    const replay = new ReplayAdapter({ path, match: matchByRequest });
+    expect((await replay.call(ask('B?'), [])).content).toBe('about B');
+    expect((await replay.call(ask('A?'), [])).content).toBe('about A');
+    await expect(replay.call(ask('A?'), [])).rejects.toMatchObject({ reason: 'no_recording' });
   });
 
   it('a failed call is recorded and replays as the same error class with its fields', async () => {
