@@ -401,9 +401,11 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'outputSatisfies',
       'parseReport',
       'readReport',
+      'renderEvalHtml',
       'toolWasCalled',
       'toolWasNotCalled',
       'trajectory',
+      'writeEvalHtml',
       'writeReport',
     ],
     types: [
@@ -423,6 +425,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'EvalToolCall',
       'EvaluateOptions',
       'LlmJudgeOptions',
+      'RenderEvalHtmlOptions',
       'ReportComparison',
       'Score',
       'ScoredCase',
@@ -433,6 +436,8 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'TaskResult',
       'ToolWasCalledOptions',
       'TrajectoryOptions',
+      'WriteEvalHtmlOptions',
+      'WrittenEvalHtml',
     ],
   },
   postgres: {
