@@ -29,5 +29,9 @@ export type {
 } from './evals/compare-reports.js';
 export { parseReport } from './evals/report-schema.js';
 export { readReport, writeReport } from './evals/report-file.js';
+export { renderEvalHtml } from './evals/render-eval-html.js';
+export type { RenderEvalHtmlOptions } from './evals/render-eval-html.js';
+export { writeEvalHtml } from './evals/write-eval-html.js';
+export type { WriteEvalHtmlOptions, WrittenEvalHtml } from './evals/write-eval-html.js';
 export { EvalReportError } from './errors/eval-report-error.js';
 export type { EvalReportErrorOptions } from './errors/eval-report-error.js';

@@ -18,14 +18,15 @@ type Suite = Omit<EvaluateOptions, 'signal' | 'onProgress'>;
 
 /**
  * `eval SUITE.mjs`: runs a suite's dataset through its task with `evaluate()`, writes the JSON
- * report, prints a summary, and with `--compare` says what got better and worse; exit code 1 when
- * it regressed.
+ * report (and with `--html` the HTML one), prints a summary, and with `--compare` says what got
+ * better and worse; exit code 1 when it regressed.
  */
 export async function evalCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(
     'eval',
     {
       out: { type: 'string', default: 'eval-report.json', placeholder: 'REPORT.json' },
+      html: { type: 'string', placeholder: 'REPORT.html' },
       compare: { type: 'string', placeholder: 'BASELINE.json' },
       threshold: { type: 'string', default: '0', placeholder: '0.02' },
       concurrency: { type: 'string', placeholder: '4' },
@@ -110,11 +111,24 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       cause: error,
     });
   });
+  if (values.html !== undefined) {
+    const { writeEvalHtml } = await import('../evals/write-eval-html.js');
+    await writeEvalHtml(report, values.html).catch((error: unknown) => {
+      throw new CommandFailure(
+        `could not write the HTML report to ${values.html}: ${describeFileError(error)}`,
+        {
+          code: 'report_file',
+          cause: error,
+        },
+      );
+    });
+  }
   const comparison = baseline === undefined ? undefined : compareReports(baseline, report, { threshold });
   if (values.json) {
     io.stdout(`${JSON.stringify({ report: values.out, summary: report.summary, comparison })}\n`);
   } else {
     io.stdout(`${summaryText(report, values.out)}\n`);
+    if (values.html !== undefined) io.stdout(`html report: ${values.html}\n`);
     if (comparison !== undefined) io.stdout(`${comparisonText(comparison, values.compare!)}\n`);
   }
   if (report.aborted) return exitCodes.interrupted;

@@ -88,6 +88,7 @@ a Node that can import TypeScript, e.g. NODE_OPTIONS='--import tsx'.
 
 Flags:
   --out FILE.json       where the report goes (default: eval-report.json)
+  --html FILE.html      also write an HTML report, with each case's trace in FILE-traces/
   --compare FILE.json   a baseline report: print what got better and worse; exit 1 when it regressed
   --threshold X         how far a scorer's mean may drop before it counts as a regression (default: 0)
   --concurrency N       cases at once (default: the suite's, else 4)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TraceEvent } from '../tracing/trace-events.js';
+import { escapeHtml } from './escape-html.js';
 import { buildTraceModel } from './viewer/build-trace-model.js';
 import type { ModelPrices } from './viewer/trace-model.js';
 import { viewerClient } from './viewer/viewer-client.js';
@@ -71,13 +72,4 @@ function embeddedJson(value: unknown): string {
     .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,6 +69,28 @@ describe('tool-orchestrator eval', () => {
     expect(result.stdout).toContain('FAILED Peru');
     const report = JSON.parse(await readFile(out, 'utf8')) as { summary: { passed: number; cases: number } };
     expect(report.summary).toMatchObject({ passed: 1, cases: 3 });
+  });
+
+  it('with --html, also writes the HTML report and a trace page per case beside it', async () => {
+    const html = join(scratch, 'html', 'worse.html');
+    const result = await runBuiltCli([
+      'eval',
+      join(scratch, 'worse.mjs'),
+      '--out',
+      join(scratch, 'html.json'),
+      '--html',
+      html,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`html report: ${html}`);
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain('<dd data-summary="passed">1 / 3</dd>');
+    expect(page).toContain('<a class="trace-link" href="worse-traces/Japan.html">trace</a>');
+    expect((await readdir(join(scratch, 'html', 'worse-traces'))).sort()).toEqual([
+      'France.html',
+      'Japan.html',
+      'Peru.html',
+    ]);
   });
 
   it('with --compare, says what got worse and exits 1 when it regressed; 0 when it did not', async () => {

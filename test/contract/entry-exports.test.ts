@@ -424,9 +424,11 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'outputSatisfies',
       'parseReport',
       'readReport',
+      'renderEvalHtml',
       'toolWasCalled',
       'toolWasNotCalled',
       'trajectory',
+      'writeEvalHtml',
       'writeReport',
     ],
     types: [
@@ -446,6 +448,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'EvalToolCall',
       'EvaluateOptions',
       'LlmJudgeOptions',
+      'RenderEvalHtmlOptions',
       'ReportComparison',
       'Score',
       'ScoredCase',
@@ -456,6 +459,8 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'TaskResult',
       'ToolWasCalledOptions',
       'TrajectoryOptions',
+      'WriteEvalHtmlOptions',
+      'WrittenEvalHtml',
     ],
   },
   postgres: {
