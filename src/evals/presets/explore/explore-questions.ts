@@ -500,7 +500,7 @@ export const exploreQuestions: readonly ExploreQuestion[] = [
     expectedFiles: ['lib/helpers.mjs', 'lib/index.mjs', 'main.mjs'],
     acceptableFiles: ['lib/queue.mjs', 'package.json'],
     tags: ['how-it-works', 'cross-file'],
-    why: "lib/helpers.mjs: drain() returns queue instanceof Queue; lib/index.mjs: re-exports the helpers module as the namespace helpers (export * as helpers); main.mjs: helpers.drain(queue)",
+    why: 'lib/helpers.mjs: drain() returns queue instanceof Queue; lib/index.mjs: re-exports the helpers module as the namespace helpers (export * as helpers); main.mjs: helpers.drain(queue)',
     mustContain: 'return queue instanceof Queue;',
   },
   // Fixture: folder-index
