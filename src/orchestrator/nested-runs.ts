@@ -43,11 +43,6 @@ function isPausedRun(value: unknown): value is PausedRun {
  * into it, and a nested run that waits for approvals pauses the call, and with it the run.
  */
 export function callingRunOf(state: RunState): CallingRun {
-  const callOf = (toolCallId: string): CallProgress | undefined => {
-    const turn = state.currentTurn;
-    const index = turn?.toolCalls.findIndex((toolCall) => toolCall.id === toolCallId) ?? -1;
-    return index < 0 ? undefined : turn!.calls[index];
-  };
   return {
     emit(event: TraceEvent) {
       state.trace.forward(event);
@@ -55,7 +50,7 @@ export function callingRunOf(state: RunState): CallingRun {
     },
     ...(state.checkpointStore === undefined ? {} : { checkpointStore: state.checkpointStore }),
     takePaused(toolCallId) {
-      const call = callOf(toolCallId);
+      const call = currentCall(state, toolCallId);
       const paused = call?.nested;
       if (call === undefined || paused === undefined) return undefined;
       call.nested = undefined;
@@ -64,7 +59,7 @@ export function callingRunOf(state: RunState): CallingRun {
     pause(toolCallId, paused) {
       const known = nestedDecisions(toolCallId, paused, state.approvalDecisions);
       for (const _ in known) return known;
-      const call = callOf(toolCallId);
+      const call = currentCall(state, toolCallId);
       if (call !== undefined && call.status !== 'done') {
         call.nested = paused;
         call.status = 'pending';
@@ -76,7 +71,12 @@ export function callingRunOf(state: RunState): CallingRun {
 
 /** Whether call `toolCallId` of the turn in progress paused for its nested run's approvals: its own result is ignored. */
 export function isPausedCall(state: RunState, toolCallId: string): boolean {
+  return currentCall(state, toolCallId)?.nested !== undefined;
+}
+
+/** What is known of call `toolCallId` of the turn in progress; `undefined` when it has no such call. */
+function currentCall(state: RunState, toolCallId: string): CallProgress | undefined {
   const turn = state.currentTurn;
   const index = turn?.toolCalls.findIndex((toolCall) => toolCall.id === toolCallId) ?? -1;
-  return index >= 0 && turn!.calls[index]!.nested !== undefined;
+  return index < 0 ? undefined : turn!.calls[index];
 }

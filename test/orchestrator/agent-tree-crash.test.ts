@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, PendingApproval } from '../../src/index.js';
 import { expectValidTranscript } from '../support/transcript.js';
+import { runKillableChild } from '../support/run-killable-child.js';
 
 // A three-level agent tree runs in a child process with a FileCheckpointStore and is SIGKILLed
 // (while it waits for an approval, or while the grandchild's tool runs); a fresh process resumes it.
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const child = fileURLToPath(new URL('fixtures/agent-tree-child.ts', import.meta.url));
 let scratch: string;
 beforeAll(async () => {
@@ -20,29 +18,12 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** Runs the fixture; with `killAt`, SIGKILLs it once it prints that line. Bounded at 30 s. */
+/** Runs the fixture; with `killAt`, SIGKILLs it once it prints that line. */
 function runChild(
   args: readonly string[],
   killAt?: string,
 ): Promise<{ stdout: string; signal: string | null }> {
-  return new Promise((resolve, reject) => {
-    const process_ = spawn(process.execPath, [tsx, child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const deadline = setTimeout(() => process_.kill('SIGKILL'), 30_000);
-    process_.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (killAt !== undefined && stdout.includes(killAt)) process_.kill('SIGKILL');
-    });
-    process_.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    process_.on('error', reject);
-    process_.on('exit', (code, signal) => {
-      clearTimeout(deadline);
-      if (killAt === undefined && code !== 0)
-        reject(new Error(`child failed (${code ?? signal}): ${stderr}`));
-      else resolve({ stdout, signal });
-    });
-  });
+  return runKillableChild(child, args, killAt);
 }
 
 const lastJson = <Value>(stdout: string): Value => JSON.parse(stdout.trim().split('\n').at(-1)!) as Value;
