@@ -33,5 +33,8 @@ export { renderEvalHtml } from './evals/render-eval-html.js';
 export type { RenderEvalHtmlOptions } from './evals/render-eval-html.js';
 export { writeEvalHtml } from './evals/write-eval-html.js';
 export type { WriteEvalHtmlOptions, WrittenEvalHtml } from './evals/write-eval-html.js';
+export { cassettePathFor, createSuiteModels } from './evals/suite-models.js';
+export type { SuiteModels, SuiteModelsOptions } from './evals/suite-models.js';
+export type { EvalSuite, EvalSuiteContext, EvalSuiteModule, SuiteModelOptions } from './evals/eval-suite.js';
 export { EvalReportError } from './errors/eval-report-error.js';
 export type { EvalReportErrorOptions } from './errors/eval-report-error.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EvaluateOptions } from '../evals/evaluate.js';
+import type { EvalSuite, EvalSuiteModule } from '../evals/eval-suite.js';
 import type { EvalReport } from '../evals/eval-report.js';
 import type { ReportComparison } from '../evals/compare-reports.js';
 import type { CliIo } from './cli-io.js';
@@ -13,8 +13,7 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import { helpTexts } from './help-texts.js';
 import { parseFlags } from './parse-flags.js';
 
-/** What a suite file exports (as `default` or `suite`): `evaluate()`'s options but the signal. */
-type Suite = Omit<EvaluateOptions, 'signal' | 'onProgress'>;
+type Suite = EvalSuite;
 
 /**
  * `eval SUITE.mjs`: runs a suite's dataset through its task with `evaluate()`, writes the JSON
@@ -80,7 +79,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
   const baseline = values.compare === undefined ? undefined : await files.readReport(values.compare);
   const suite =
     values.preset === undefined
-      ? await loadSuite(file!)
+      ? await fileSuite(file!, { record: values.record, replay: values.replay })
       : await presetSuite(io, {
           depth,
           questions: values.questions,
@@ -180,12 +179,56 @@ async function presetSuite(io: CliIo, options: PresetOptions): Promise<Suite> {
 }
 
 /**
- * The suite a file exports. A `.ts` suite loads when Node can import TypeScript: under a loader
- * such as tsx (`NODE_OPTIONS='--import tsx'`), or a Node that strips types.
+ * The suite a file exports, built: a suite function is given `{ model }`, which records its models
+ * with `--record` and answers them from cassettes with `--replay`.
  *
- * @throws {UsageError} when the file cannot be loaded or exports no suite.
+ * @throws {UsageError} when the file cannot be loaded, exports no suite, or cannot be recorded or
+ * replayed as it is written.
  */
-async function loadSuite(file: string): Promise<Suite> {
+async function fileSuite(
+  file: string,
+  cassettes: { readonly record: string | undefined; readonly replay: string | undefined },
+): Promise<Suite> {
+  const exported = await loadSuite(file);
+  const flag = cassettes.record !== undefined ? '--record' : cassettes.replay !== undefined ? '--replay' : '';
+  if (typeof exported !== 'function') {
+    if (flag !== '') {
+      throw new UsageError(
+        `${flag} needs a suite that builds its models with model(): export default ({ model }) => { const adapter = model(() => new OpenAIAdapter({ model: '...' })); return { dataset, task, scorers }; } (${file} exports the suite object itself)`,
+        { code: 'invalid_argument' },
+      );
+    }
+    return checkedSuite(exported, file);
+  }
+  const { createSuiteModels } = await import('../evals/suite-models.js');
+  const models = createSuiteModels({
+    ...(cassettes.record === undefined ? {} : { record: cassettes.record }),
+    ...(cassettes.replay === undefined ? {} : { replay: cassettes.replay }),
+  });
+  let built: unknown;
+  try {
+    built = await exported(models.context);
+  } catch (error) {
+    throw new UsageError(`could not build the suite ${file}: ${(error as Error).message}`, {
+      code: 'invalid_argument',
+    });
+  }
+  if (flag !== '' && models.requested().length === 0) {
+    throw new UsageError(
+      `${flag}: ${file} asked for no model while it was built, so nothing would be ${flag === '--record' ? 'recorded' : 'replayed'}; call model(() => adapter) in the suite function, not inside its task`,
+      { code: 'invalid_argument' },
+    );
+  }
+  return checkedSuite(built, file);
+}
+
+/**
+ * What a suite file exports (`default`, else `suite`). A `.ts` suite loads when Node can import
+ * TypeScript: under a loader such as tsx (`NODE_OPTIONS='--import tsx'`), or a Node that strips types.
+ *
+ * @throws {UsageError} when the file cannot be loaded.
+ */
+async function loadSuite(file: string): Promise<EvalSuiteModule | undefined> {
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
@@ -197,7 +240,12 @@ async function loadSuite(file: string): Promise<Suite> {
         : `: ${(error as Error).message}`;
     throw new UsageError(`could not load the suite ${file}${hint}`, { code: 'invalid_argument' });
   }
-  const suite = (module['default'] ?? module['suite']) as Partial<Suite> | undefined;
+  return (module['default'] ?? module['suite']) as EvalSuiteModule | undefined;
+}
+
+/** @throws {UsageError} unless `value` has a dataset, a task and scorers. */
+function checkedSuite(value: unknown, file: string): Suite {
+  const suite = value as Partial<Suite> | undefined;
   if (
     typeof suite !== 'object' ||
     suite === null ||
@@ -206,7 +254,7 @@ async function loadSuite(file: string): Promise<Suite> {
     !Array.isArray(suite.scorers)
   ) {
     throw new UsageError(
-      `${file} exports no suite: export default { dataset: [...], task: async (input) => ..., scorers: [...] } (the options of evaluate() from tool-orchestrator/evals)`,
+      `${file} exports no suite: export default { dataset: [...], task: async (input) => ..., scorers: [...] } (the options of evaluate() from tool-orchestrator/evals), or a function ({ model }) => that suite`,
       { code: 'invalid_argument' },
     );
   }

@@ -83,8 +83,10 @@ Exit codes: 0 report printed, 1 the run failed (model, connection, invalid repor
 
 Runs a suite's cases through its agent with evaluate() (tool-orchestrator/evals), writes the JSON
 report, and prints each scorer's mean and the failing cases. A suite file exports (as default, or
-as suite) evaluate()'s options: { name?, dataset, task, scorers, concurrency? }. A .ts suite needs
-a Node that can import TypeScript, e.g. NODE_OPTIONS='--import tsx'.
+as suite) evaluate()'s options: { name?, dataset, task, scorers, concurrency? }, or a function
+({ model }) => those options that builds its adapters with model(() => adapter, { name? }), which
+--record and --replay need. A .ts suite needs a Node that can import TypeScript, e.g.
+NODE_OPTIONS='--import tsx'.
 
 Flags:
   --out FILE.json       where the report goes (default: eval-report.json)
@@ -98,8 +100,9 @@ Flags:
   --depth D             with --preset: the explorer's depth, shallow, normal or deep (default: normal)
   --provider, --model, --base-url
                         with --preset: the model, as for explore (same variables)
-  --record FILE.jsonl   with --preset: record every model call to a cassette
-  --replay FILE.jsonl   with --preset: answer every model call from a cassette, offline
+  --record FILE.jsonl   record every model call to a cassette (a suite's model named judge goes to
+                        FILE.judge.jsonl)
+  --replay FILE.jsonl   answer every model call from the cassettes --record wrote, offline
   --json                print {"report", "summary", "comparison"} as one JSON line instead
   -h, --help            show this help
 

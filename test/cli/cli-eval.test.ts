@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuiltCli } from '../support/built-cli.js';
+import { cleanEnv, runBuiltCli } from '../support/built-cli.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const from = (entry: string): string => JSON.stringify(pathToFileURL(join(dist, entry)).href);
@@ -44,8 +44,66 @@ export default {
 `;
 }
 
+/**
+ * A suite function: its agent and its judge come from `model()`, so the CLI can record and replay
+ * them. Their factories count their calls in `calls.log` and throw when `OFFLINE` is set, so a
+ * replay that reached the live models would fail.
+ */
+const modelSuiteSource = `
+import { appendFileSync } from 'node:fs';
+import { ToolOrchestrator, defineTool } from ${from('index.js')};
+import { answerEquals, llmJudge, toolWasCalled } from ${from('evals.js')};
+
+const capitals = { France: 'Paris', Japan: 'Tokyo', Peru: 'Lima' };
+const live = (name, call) => () => {
+  if (process.env.OFFLINE) throw new Error('the live ' + name + ' model was asked for while replaying');
+  appendFileSync(new URL('./calls.log', import.meta.url), name + '\\n');
+  return { provider: 'local', model: name + '-1', call };
+};
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a country up',
+  parameters: { type: 'object', properties: { country: { type: 'string' } }, required: ['country'] },
+  execute: ({ country }) => 'The capital of ' + country + ' is ' + capitals[country] + '.',
+});
+
+export default ({ model }) => {
+  const agent = model(live('agent', async (messages) => {
+    const note = messages.find((message) => message.role === 'tool');
+    if (note === undefined) {
+      const country = messages[0].content.slice('Capital of '.length, -1);
+      return { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ country }) } }] };
+    }
+    return { content: note.content.split(' is ')[1].slice(0, -1) };
+  }));
+  const judge = model(live('judge', async (messages) => {
+    const asked = messages.at(-1).content;
+    const country = asked.split('Task input:\\n')[1].split('\\n')[0];
+    const right = asked.split('Answer:\\n')[1].trim() === capitals[country];
+    const verdict = { score: right ? 1 : 0, reason: right ? 'names the capital' : 'wrong city' };
+    return { content: null, tool_calls: [{ id: 'call_verdict', type: 'function', function: { name: 'verdict', arguments: JSON.stringify(verdict) } }] };
+  }), { name: 'judge' });
+  return {
+    name: 'recorded capitals',
+    dataset: Object.entries(capitals).map(([country, capital]) => ({ id: country, input: country, expected: { answer: capital } })),
+    task: (country, { signal }) =>
+      new ToolOrchestrator(agent, { lookup }).run([{ role: 'user', content: 'Capital of ' + country + '?' }], undefined, { signal }),
+    scorers: [answerEquals(), toolWasCalled('lookup'), llmJudge({ adapter: judge, rubric: 'Names the capital.' })],
+  };
+};
+`;
+
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'cli-eval-'));
+  await mkdir(join(scratch, 'models'));
+  await writeFile(join(scratch, 'models', 'suite.mjs'), modelSuiteSource);
+  await writeFile(
+    join(scratch, 'models', 'no-model.mjs'),
+    modelSuiteSource.replace(
+      'export default ({ model }) => {',
+      'export default ({ model: unused }) => { const model = (create) => create();',
+    ),
+  );
   await writeFile(join(scratch, 'good.mjs'), suiteSource({ France: 'Paris', Japan: 'Tokyo', Peru: 'Lima' }));
   await writeFile(
     join(scratch, 'worse.mjs'),
@@ -133,5 +191,73 @@ describe('tool-orchestrator eval', () => {
     const threshold = await runBuiltCli(['eval', join(scratch, 'good.mjs'), '--threshold', '2']);
     expect(threshold.code).toBe(2);
     expect(threshold.stderr).toContain('--threshold takes a number from 0 to 1');
+  });
+
+  it('with --record, records each model of a suite function to its cassette; --replay runs it again offline', async () => {
+    const folder = join(scratch, 'models');
+    const suite = join(folder, 'suite.mjs');
+    const cassette = join(folder, 'capitals.jsonl');
+    const recorded = await runBuiltCli([
+      'eval',
+      suite,
+      '--out',
+      join(folder, 'live.json'),
+      '--record',
+      cassette,
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toContain('recorded capitals: 3/3 cases passed');
+    expect((await readFile(join(folder, 'calls.log'), 'utf8')).split('\n').sort()).toEqual([
+      '',
+      'agent',
+      'judge',
+    ]);
+    expect(await readFile(cassette, 'utf8')).toContain('Capital of Peru?');
+    expect(await readFile(join(folder, 'capitals.judge.jsonl'), 'utf8')).toContain(
+      'Rubric:\\nNames the capital.',
+    );
+
+    const replayed = await runBuiltCli(
+      ['eval', suite, '--out', join(folder, 'replayed.json'), '--replay', cassette],
+      {
+        env: cleanEnv({ OFFLINE: '1' }),
+      },
+    );
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const scores = async (file: string) =>
+      (
+        JSON.parse(await readFile(join(folder, file), 'utf8')) as { cases: { id: string; scores: unknown }[] }
+      ).cases
+        .map(({ id, scores }) => ({ id, scores }))
+        .sort((left, right) => left.id.localeCompare(right.id));
+    const live = await scores('live.json');
+    expect(await scores('replayed.json')).toEqual(live);
+    expect(live).toHaveLength(3);
+  });
+
+  it('refuses --record for a suite object, a suite function that asks for no model, and --replay without its cassette', async () => {
+    const object = await runBuiltCli([
+      'eval',
+      join(scratch, 'good.mjs'),
+      '--record',
+      join(scratch, 'object.jsonl'),
+    ]);
+    expect(object.code).toBe(2);
+    expect(object.stderr).toContain('--record needs a suite that builds its models with model()');
+    const noModel = await runBuiltCli([
+      'eval',
+      join(scratch, 'models', 'no-model.mjs'),
+      '--record',
+      join(scratch, 'none.jsonl'),
+    ]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain('asked for no model while it was built');
+    const missing = join(scratch, 'models', 'never-recorded.jsonl');
+    const replay = await runBuiltCli(['eval', join(scratch, 'models', 'suite.mjs'), '--replay', missing]);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(`${missing}`);
+    expect(replay.stderr).toContain(
+      'has no cassette for the model "default": record the suite first with --record',
+    );
   });
 });
