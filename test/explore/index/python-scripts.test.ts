@@ -9,6 +9,7 @@ import { serviceUnavailable } from '../../support/service-availability.js';
 // `build_dist_index` in tools/formatting.py: the interpreter tells which each import and use means.
 const root = fileURLToPath(new URL('../../fixtures/code-index/python-scripts', import.meta.url));
 const oracleScript = fileURLToPath(new URL('../../support/python-name-oracle.py', import.meta.url));
+const astOracleScript = fileURLToPath(new URL('../../support/python-ast-oracle.py', import.meta.url));
 const scripts = [
   'app.py',
   'pysrc/main.py',
@@ -102,4 +103,38 @@ describe.skipIf(unavailable !== undefined)('Python scripts, checked against the 
       }
     });
   }
+
+  it('get_structure nests functions inside methods (and inside those) as ast does', async () => {
+    const paths = ['pysrc/package.py', 'pysrc/utils.py'];
+    const run = spawnSync('python3', [astOracleScript, root, 'python-scripts'], {
+      input: paths.join('\n'),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const { symbols } = JSON.parse(run.stdout) as {
+      symbols: Record<string, [container: string, name: string, kind: string, start: number, end: number][]>;
+    };
+    interface Entry {
+      readonly name: string;
+      readonly startLine: number;
+      readonly endLine: number;
+      readonly members?: readonly Entry[];
+    }
+    const flatten = (entries: readonly Entry[], container: string): string[] =>
+      entries.flatMap((entry) => [
+        `${container}|${entry.name} ${entry.startLine}-${entry.endLine}`,
+        ...flatten(entry.members ?? [], container === '' ? entry.name : `${container}.${entry.name}`),
+      ]);
+    let nested = 0;
+    for (const path of paths) {
+      const expected = (symbols[path] ?? []).map(
+        ([container, name, , start, end]) => `${container}|${name} ${start}-${end}`,
+      );
+      nested += expected.filter((entry) => entry.split('|')[0]?.includes('.') === true).length;
+      const { outline } = await index.structure(path);
+      expect(flatten(outline, '').sort(), path).toEqual(expected.sort());
+    }
+    expect(nested).toBeGreaterThanOrEqual(2);
+  });
 });
