@@ -10,7 +10,8 @@
  *   objects).
  * - References: `findReferences` from the declaration, plus every same-named identifier whose
  *   repeated go to definition lands on the declaration.
- * - Import edges: `ts.resolveModuleName` of every import, export-from, `require()` and `import()`.
+ * - Import edges: `ts.resolveModuleName` of every import, export-from, `require()` and `import()`,
+ *   `.json` files included (`resolveJsonModule`).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -375,13 +376,23 @@ export class LanguageServiceOracle {
     return result;
   }
 
+  /** Where TypeScript with `resolveJsonModule` resolves a `.json` specifier, within the repo. */
+  #jsonModule(file: string, specifier: string): string | undefined {
+    if (!specifier.endsWith('.json')) return undefined;
+    const options = { ...this.#optionsFor(file), resolveJsonModule: true };
+    const resolved = ts.resolveModuleName(specifier, file, options, ts.sys).resolvedModule;
+    return resolved?.extension === ts.Extension.Json && resolved.resolvedFileName.startsWith(`${this.root}/`)
+      ? resolved.resolvedFileName
+      : undefined;
+  }
+
   /** A file's import specifiers (static, export-from, `require`, dynamic `import`) and where TypeScript resolves each in the repo. */
   importEdges(fileName: string): { specifier: string; line: number; target: string | undefined }[] {
     const sourceFile = this.program.getSourceFile(fileName);
     if (sourceFile === undefined) return [];
     const edges: { specifier: string; line: number; target: string | undefined }[] = [];
     const add = (literal: ts.StringLiteralLike): void => {
-      const target = this.resolve(fileName, literal.text);
+      const target = this.resolve(fileName, literal.text) ?? this.#jsonModule(fileName, literal.text);
       edges.push({
         specifier: literal.text,
         line: sourceFile.getLineAndCharacterOfPosition(literal.getStart(sourceFile)).line + 1,

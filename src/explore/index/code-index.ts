@@ -17,7 +17,7 @@ import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
 import { buildRepoMap } from './repo-map.js';
 import type { RepoMap, RepoMapOptions } from './repo-map.js';
 import { buildStructure } from './structure.js';
-import { isScriptFile, languageOf } from './languages.js';
+import { isDataModule, isScriptFile, languageOf } from './languages.js';
 import { createModuleResolver, isModuleConfigFile } from './modules/module-resolver.js';
 import type { ModuleResolver } from './modules/module-resolver.js';
 import type { FileStructure } from './structure.js';
@@ -246,7 +246,7 @@ export class CodeIndex {
       }),
     );
     return createModuleResolver(
-      listing.filter((path) => languageOf(path) !== undefined),
+      listing.filter((path) => languageOf(path) !== undefined || isDataModule(path)),
       configs,
       this.root.slice(this.root.lastIndexOf('/') + 1),
     );

@@ -1,6 +1,7 @@
 import type { CodeSymbol, ParsedFile } from './code-symbol.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
-import { definitionsFromImports, symbolLocation } from './grammar-navigation.js';
+import { definitionsFromImports, symbolLocation, topLevelDeclarations } from './grammar-navigation.js';
+import { importedModuleFiles, modulesNamed } from './python-module-attributes.js';
 
 /** How many files using a name are followed when the name is declared nowhere (an alias). */
 const maxAliasFiles = 8;
@@ -54,6 +55,9 @@ function sortUnique(locations: readonly DefinitionLocation[]): DefinitionLocatio
  * - Members of that name, when no top-level declaration has it.
  * - A name declared nowhere (an import alias, a default export's local name) is followed
  *   from the files that use it.
+ * - `module.name` in Python: `name` declared at top level in the module that `module` is, as the
+ *   asking file imports it (`import utils`, `import a.b as module`), else in any module of that
+ *   dotted name, when no class of that name has the member.
  */
 export function findDefinitions(context: IndexContext, name: string, path?: string): DefinitionLocation[] {
   const dot = name.lastIndexOf('.');
@@ -71,6 +75,10 @@ export function findDefinitions(context: IndexContext, name: string, path?: stri
     }
   }
   const asked = path === undefined ? undefined : context.byPath.get(path);
+  if (container !== undefined && asked?.language === 'python') {
+    const modules = importedModuleFiles(context, asked, container);
+    if (modules !== undefined) return sortUnique(topLevelDeclarations(context, modules, local));
+  }
   const scripts = context.scripts;
   // A JS/TS file that uses the name without declaring it at top level: where its uses lead.
   if (container === undefined && topLevel.length === 0 && asked?.engine === 'typescript') {
@@ -84,6 +92,10 @@ export function findDefinitions(context: IndexContext, name: string, path?: stri
     if (imported.length > 0) return sortUnique(imported);
   }
   if (members.length > 0) return sortUnique(members);
+  if (container !== undefined && (asked === undefined || asked.language === 'python')) {
+    const inModules = topLevelDeclarations(context, modulesNamed(context, container), local);
+    if (inModules.length > 0) return sortUnique(inModules);
+  }
   if (scripts === undefined) return [];
   const users = context.files.filter(
     (file) => file.engine === 'typescript' && inScope(file, path) && file.references.has(local),

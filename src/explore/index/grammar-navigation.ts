@@ -7,6 +7,8 @@ export interface GrammarOccurrence {
   readonly line: number;
   readonly column: number;
   readonly isDefinition: boolean;
+  /** The file of the declaration this occurrence refers to. */
+  readonly declarationPath: string;
 }
 
 /** C and C++ share headers: one family. */
@@ -15,18 +17,18 @@ function familyOf(language: string): string {
 }
 
 /**
- * The files whose top-level declarations `file` can name: itself, the files its imports
- * resolve to (a Go package's files, a Python package's `__init__.py` and submodules), one hop
- * further (what an imported `__init__.py`, `mod.rs` or header itself imports), and its own
- * Go or Java package.
+ * The files whose top-level declarations `file` can name, nearest first: itself, its own Go or
+ * Java package, the files its imports resolve to (a Go package's files, a Python package's
+ * `__init__.py` and submodules), then one hop further (what an imported `__init__.py`, `mod.rs`
+ * or header itself imports).
  */
 export function reachableFiles(context: IndexContext, file: ParsedFile): Set<string> {
   const reached = new Set<string>([file.path, ...context.resolver.samePackage(file.path)]);
   const direct: string[] = [];
   for (const record of file.imports)
     direct.push(...(context.resolver.resolve(file.path, record)?.files ?? []));
+  for (const target of direct) reached.add(target);
   for (const target of direct) {
-    reached.add(target);
     const imported = context.byPath.get(target);
     for (const record of imported?.imports ?? [])
       for (const next of context.resolver.resolve(target, record)?.files ?? []) reached.add(next);
@@ -48,24 +50,44 @@ export function symbolLocation(file: ParsedFile, symbol: CodeSymbol): Definition
   };
 }
 
-/**
- * A definition asked from a file of a grammar language that uses `name` without declaring it:
- * the top-level declarations of that name in the files it reaches through its imports.
- */
-export function definitionsFromImports(
+/** The top-level declarations named `name` in the given files, in their order. */
+export function topLevelDeclarations(
   context: IndexContext,
-  file: ParsedFile,
+  paths: Iterable<string>,
   name: string,
 ): DefinitionLocation[] {
   const locations: DefinitionLocation[] = [];
-  for (const path of reachableFiles(context, file)) {
-    if (path === file.path) continue;
+  for (const path of paths) {
     const target = context.byPath.get(path);
     for (const symbol of target?.symbols ?? [])
       if (symbol.container === undefined && symbol.name === name)
         locations.push(symbolLocation(target as ParsedFile, symbol));
   }
   return locations;
+}
+
+/**
+ * A definition asked from a file of a grammar language that uses `name` without declaring it:
+ * the top-level declarations of that name in the files it reaches through its imports, those
+ * of an import naming it (`from utils import name`) first, then the rest of its direct imports,
+ * then what those import in turn.
+ */
+export function definitionsFromImports(
+  context: IndexContext,
+  file: ParsedFile,
+  name: string,
+): DefinitionLocation[] {
+  const named = new Set(
+    file.imports
+      .filter((record) => record.names.includes(name))
+      .flatMap((record) => context.resolver.resolve(file.path, record)?.files ?? []),
+  );
+  const reached = [...reachableFiles(context, file)].filter((path) => path !== file.path);
+  const ordered = [
+    ...reached.filter((path) => named.has(path)),
+    ...reached.filter((path) => !named.has(path)),
+  ];
+  return topLevelDeclarations(context, ordered, name);
 }
 
 /**
@@ -84,7 +106,13 @@ export function grammarReferences(
   for (const definition of definitions) {
     const declaring = context.byPath.get(definition.path);
     if (declaring === undefined) continue;
-    occurrences.push({ path: definition.path, line: definition.line, column: 1, isDefinition: true });
+    occurrences.push({
+      path: definition.path,
+      line: definition.line,
+      column: 1,
+      isDefinition: true,
+      declarationPath: definition.path,
+    });
     const family = familyOf(declaring.language);
     for (const file of context.files) {
       if (familyOf(file.language) !== family) continue;
@@ -104,6 +132,7 @@ export function grammarReferences(
           line: positions[index] ?? 0,
           column: positions[index + 1] ?? 0,
           isDefinition: false,
+          declarationPath: definition.path,
         });
       }
     }

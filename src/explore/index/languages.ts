@@ -60,6 +60,11 @@ export function languageOf(path: string): string | undefined {
   return fallbackLanguages[extensionOf(path)];
 }
 
+/** True for a data file JS/TS code imports as a module (`.json`); the index parses no symbols from it. */
+export function isDataModule(path: string): boolean {
+  return path.toLowerCase().endsWith('.json');
+}
+
 /** Extensions tried, in order, when a relative import has none (TypeScript's own order). */
 export const resolvableExtensions: readonly string[] = [
   '.ts',

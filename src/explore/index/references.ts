@@ -2,6 +2,7 @@ import type { DefinitionLocation, IndexContext, Occurrence, ReferenceLocation } 
 import { clipLine } from './index-context.js';
 import { findDefinitions } from './definitions.js';
 import { grammarReferences } from './grammar-navigation.js';
+import { importedModuleFiles, qualifierBefore } from './python-module-attributes.js';
 
 export type { ReferenceLocation } from './index-context.js';
 
@@ -60,6 +61,24 @@ async function textReferences(
 }
 
 /**
+ * True for a Python use `module.name` whose `module` is an import of its file that resolves to
+ * another file than the declaration's: the name of another module, though spelled the same.
+ */
+function isQualifiedElsewhere(
+  context: IndexContext,
+  entry: Omit<Occurrence, 'text'>,
+  lineText: string,
+  declarationPath: string,
+): boolean {
+  const file = context.byPath.get(entry.path);
+  if (file?.language !== 'python') return false;
+  const qualifier = qualifierBefore(lineText, entry.column);
+  if (qualifier === undefined) return false;
+  const modules = importedModuleFiles(context, file, qualifier);
+  return modules !== undefined && !modules.includes(declarationPath);
+}
+
+/**
  * Finds the uses of `name`: its declarations first (see `findDefinitions`), then every
  * reference to them: resolved through the type checker for JS/TS, identifier occurrences
  * scoped by imports for the tree-sitter languages (see `grammarReferences`), whole-word
@@ -86,16 +105,19 @@ export async function findReferences(
     (definition) => context.byPath.get(definition.path)?.engine === 'tree-sitter',
   );
   const lines = new Map<string, Promise<string[]>>();
-  const lineText = async (path: string, line: number): Promise<string> => {
+  const rawLine = async (path: string, line: number): Promise<string> => {
     let text = lines.get(path);
     if (text === undefined) {
       text = readText(path).then((content) => content.split('\n'));
       lines.set(path, text);
     }
-    return clipLine((await text)[line - 1] ?? '');
+    return (await text)[line - 1] ?? '';
   };
-  for (const entry of grammarReferences(context, grammarDefinitions))
-    found.push({ ...entry, text: await lineText(entry.path, entry.line) });
+  for (const { declarationPath, ...entry } of grammarReferences(context, grammarDefinitions)) {
+    const text = await rawLine(entry.path, entry.line);
+    if (entry.isDefinition || !isQualifiedElsewhere(context, entry, text, declarationPath))
+      found.push({ ...entry, text: clipLine(text) });
+  }
   for (const definition of definitions) {
     if (context.byPath.get(definition.path)?.engine === 'regex')
       found.push(...(await textReferences(context, definition, readText)));

@@ -4,7 +4,7 @@ import { clipLine, linesAt, wordPositions } from './index-context.js';
 import type { ScriptContext } from './script-context.js';
 import { positionOfName } from './script-context.js';
 import { calledDeclaration } from './script-definitions.js';
-import { identifierAt, symbolChain } from './symbol-chain.js';
+import { identifierAt, isJsDocDeclaration, symbolChain } from './symbol-chain.js';
 
 function occurrence(
   context: ScriptContext,
@@ -27,7 +27,11 @@ function occurrence(
  * `name` in the files that mention it whose symbol leads (through imports, `require`
  * bindings, re-exports and export objects, see `symbolChain`) to one of the declarations,
  * JSDoc type names included, plus, for members, what the language service's `findReferences`
- * finds (overrides and implementations across a class hierarchy). Same-named locals and
+ * finds (overrides and implementations across a class hierarchy, the members of object literals
+ * typed by an interface). A function an object literal holds as a property (`{ extend_ }`,
+ * `{ extend_: extend_ }`) implements that property: the uses of the property (through the
+ * interface typing the literal) are its uses too, as `findReferences` at the property finds
+ * them. Same-named locals and
  * properties of other objects resolve elsewhere and are left out; nothing inside strings or
  * comments is an identifier.
  */
@@ -55,8 +59,12 @@ export function scriptReferences(
       sourceFile === undefined ? -1 : positionOfName(sourceFile, definition.line, definition.name);
     if (sourceFile === undefined || position === -1) continue;
     declarationSites.add(`${definition.path}:${position}`);
-    starts.push({ fileName: sourceFile.fileName, position, member: definition.container !== undefined });
     const node = identifierAt(sourceFile, position);
+    starts.push({
+      fileName: sourceFile.fileName,
+      position,
+      member: definition.container !== undefined || (node !== undefined && isMemberName(node)),
+    });
     const symbol = node === undefined ? undefined : checker.getSymbolAtLocation(node);
     const target = symbol === undefined ? undefined : (symbolChain(checker, symbol).at(-1) ?? symbol);
     for (const declaration of target?.declarations ?? []) targets.add(declaration);
@@ -77,6 +85,8 @@ export function scriptReferences(
     }
   }
   if (targets.size === 0) return occurrences;
+  /** Object-literal properties holding a target (`{ extend_ }`): where the property's own uses are searched from. */
+  const heldAsProperty: { readonly sourceFile: ts.SourceFile; readonly position: number }[] = [];
   const scanned = new Set<string>();
   const allFiles = context.files.filter((file) => file.engine === 'typescript').map((file) => file.path);
   // Names to look for and where: a renamed import (`import { x as y }`) is used under its new
@@ -93,6 +103,21 @@ export function scriptReferences(
       const sourceFile = program.getSourceFile(context.host.absolute(path));
       // The text, not the parsed identifiers: JSDoc types (`@param {Name}`) are references too.
       if (sourceFile?.text.includes(task.name) === true) scanFile(sourceFile, task.name);
+    }
+  }
+  for (const property of heldAsProperty) {
+    for (const referenced of service.findReferences(property.sourceFile.fileName, property.position) ?? []) {
+      for (const entry of referenced.references) {
+        const target = program.getSourceFile(entry.fileName);
+        if (target === undefined) continue;
+        const site = `${context.host.relative(entry.fileName)}:${entry.textSpan.start}`;
+        const node = identifierAt(target, entry.textSpan.start);
+        // The interface member and the literals' own members declare the property: definitions.
+        const declares = node !== undefined && isMemberName(node);
+        occurrences.push(
+          occurrence(context, target, entry.textSpan.start, declares || declarationSites.has(site)),
+        );
+      }
     }
   }
   return occurrences;
@@ -115,11 +140,48 @@ export function scriptReferences(
       occurrences.push(
         occurrence(context, sourceFile, position, declares || declarationSites.has(`${path}:${position}`)),
       );
+      const property = heldBy(node);
+      if (property !== undefined && implementsDeclaredMember(checker, property))
+        heldAsProperty.push({ sourceFile, position: property.getStart(sourceFile) });
       const renamed = renamedTo(node);
       if (renamed !== undefined)
         queue.push({ name: renamed.name, paths: renamed.fileOnly ? [path] : allFiles });
     }
   }
+}
+
+/** True for the name of a member declaration: a class, interface or object-literal member (not a shorthand `{ name }`). */
+function isMemberName(node: ts.Node): boolean {
+  const parent = node.parent;
+  if (parent === undefined || ts.isShorthandPropertyAssignment(parent)) return false;
+  const isMember =
+    ts.isPropertyAssignment(parent) ||
+    ts.isMethodDeclaration(parent) ||
+    ts.isMethodSignature(parent) ||
+    ts.isPropertySignature(parent) ||
+    ts.isPropertyDeclaration(parent) ||
+    ts.isGetAccessorDeclaration(parent) ||
+    ts.isSetAccessorDeclaration(parent);
+  return isMember && parent.name === node;
+}
+
+/** The property name of an object literal entry whose value is `node`: `{ node }` or `{ key: node }`. */
+function heldBy(node: ts.Node): ts.PropertyName | undefined {
+  const parent = node.parent;
+  if (parent === undefined || !ts.isObjectLiteralExpression(parent.parent)) return undefined;
+  if (ts.isShorthandPropertyAssignment(parent) && parent.name === node) return parent.name;
+  if (ts.isPropertyAssignment(parent) && parent.initializer === node) return parent.name;
+  return undefined;
+}
+
+/** True when an object literal's property is typed by a member declared in code (an interface, a type, a class), not in JSDoc. */
+function implementsDeclaredMember(checker: ts.TypeChecker, property: ts.PropertyName): boolean {
+  const literal = property.parent.parent;
+  if (!ts.isObjectLiteralExpression(literal) || !ts.isIdentifier(property)) return false;
+  const member = checker.getContextualType(literal)?.getProperty(property.text);
+  // Declared elsewhere: the literal's own type (an untyped literal's) declares the property in the literal itself.
+  const declarations = (member?.declarations ?? []).filter((declaration) => declaration.parent !== literal);
+  return declarations.length > 0 && !declarations.some(isJsDocDeclaration);
 }
 
 /** The new name when `node` is the old name of a renaming import or re-export. */

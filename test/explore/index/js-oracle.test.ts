@@ -2,7 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { measureAccuracy } from '../../support/language-service-oracle.js';
 
-const shapes = ['commonjs', 'esm', 'tsx-library', 'monorepo', 'shadowed-member', 'folder-index'];
+const shapes = [
+  'commonjs',
+  'commonjs-reexport',
+  'esm',
+  'tsx-library',
+  'monorepo',
+  'shadowed-member',
+  'folder-index',
+  'interface-members',
+];
 
 describe('JS/TS fixtures against the TypeScript LanguageService oracle', () => {
   for (const shape of shapes) {

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CodeIndex } from '../../../src/explore/index/code-index.js';
 
@@ -238,5 +240,51 @@ describe('ESM .mjs package', () => {
       'main.mjs:1',
       'main.mjs:3',
     ]);
+  });
+});
+
+describe('JSON modules', () => {
+  const root = fileURLToPath(new URL('../../fixtures/code-index/commonjs-reexport', import.meta.url));
+  const index = new CodeIndex({ root });
+  const importers = ['lib/linter.js', 'lib/rules/no-empty.js', 'lib/esm-user.mjs'];
+
+  /** Where TypeScript itself, with `resolveJsonModule`, resolves each `.json` specifier of a file. */
+  function typescriptResolves(path: string): string[] {
+    const fileName = join(root, path);
+    const options: ts.CompilerOptions = {
+      allowJs: true,
+      resolveJsonModule: true,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    };
+    const text = ts.sys.readFile(fileName) ?? '';
+    return ts.preProcessFile(text, true, true).importedFiles.flatMap(({ fileName: specifier }) => {
+      if (!specifier.endsWith('.json')) return [];
+      const resolved = ts.resolveModuleName(specifier, fileName, options, ts.sys).resolvedModule;
+      return resolved === undefined
+        ? []
+        : [`${specifier} -> ${resolved.resolvedFileName.slice(root.length + 1)}`];
+    });
+  }
+
+  it('resolves require and import of a .json file to the file, as TypeScript does', async () => {
+    let checked = 0;
+    for (const path of importers) {
+      const expected = typescriptResolves(path);
+      checked += expected.length;
+      const ours = (await importsOf(index, path)).filter((edge) => edge.includes('.json'));
+      expect(ours, path).toEqual(expected);
+    }
+    expect(checked).toBe(3);
+  });
+
+  it('draws the import edges to the .json file in the import graph', async () => {
+    const graph = await index.importGraph({ path: 'lib/linter.js' });
+    expect(graph.imports.map((record) => record.resolved)).toEqual([
+      'lib/source-code/index.js',
+      'lib/settings.json',
+    ]);
+    const summary = await index.importGraph();
+    expect(summary.mostImported).toContainEqual({ path: 'lib/settings.json', importedBy: 2 });
   });
 });

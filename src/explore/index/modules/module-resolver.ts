@@ -1,5 +1,7 @@
+import { posix } from 'node:path';
 import type { ImportRecord } from '../code-symbol.js';
-import { languageOf } from '../languages.js';
+import { isDataModule, languageOf } from '../languages.js';
+import { isRelativeSpecifier } from '../resolve-import.js';
 import { CIncludes } from './c-includes.js';
 import { GoModules } from './go-modules.js';
 import { JavaModules } from './java-modules.js';
@@ -36,12 +38,16 @@ export function isModuleConfigFile(path: string): boolean {
  * Builds the repo's module resolver from its source files and its configuration files' text
  * (`package.json`, `tsconfig*.json`, `jsconfig*.json`, `go.mod`, `Cargo.toml`, by repo path).
  * `rootName` is the repository folder's own name, for a root that is itself a Python package.
+ * JSON files among `files` are modules JS/TS imports by their exact relative path
+ * (`require('./x.json')`, `import x from './x.json'`), as Node and bundlers load them.
  */
 export function createModuleResolver(
-  files: readonly string[],
+  allFiles: readonly string[],
   configs: ReadonlyMap<string, string>,
   rootName?: string,
 ): ModuleResolver {
+  const files = allFiles.filter((path) => languageOf(path) !== undefined);
+  const dataModules = new Set(allFiles.filter(isDataModule));
   const known = new Set(files);
   const exists = (path: string): boolean => known.has(path);
   const scripts = new ScriptModules(configs, exists);
@@ -60,7 +66,7 @@ export function createModuleResolver(
       switch (languageOf(importer)) {
         case 'typescript':
         case 'javascript':
-          return single(scripts.resolve(importer, specifier));
+          return single(scripts.resolve(importer, specifier) ?? dataModule(importer, specifier));
         case 'python':
           return many(
             (python ??= new PythonModules(files, exists, rootName)).resolve(importer, specifier, names),
@@ -92,6 +98,13 @@ export function createModuleResolver(
       return [];
     },
   };
+
+  /** A relative specifier naming a JSON file exactly; apart from `scripts`, whose answers the language service loads as code. */
+  function dataModule(importer: string, specifier: string): string | undefined {
+    if (!isDataModule(specifier) || !isRelativeSpecifier(specifier)) return undefined;
+    const path = posix.normalize(posix.join(posix.dirname(importer), specifier));
+    return dataModules.has(path) ? path : undefined;
+  }
 }
 
 function folderOf(path: string): string {

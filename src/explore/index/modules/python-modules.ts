@@ -12,10 +12,11 @@ function inFolder(folder: string, path: string): string {
 
 /**
  * Resolves Python imports to repo files: relative imports (`from ..a import b`) from the
- * importer's package, absolute ones (`import pkg.mod`) from the import roots, the folders that
- * hold the repo's top-level packages (a folder with `__init__.py` whose parent has none), plus
- * the root and `src/`. A module is `mod.py` or `mod/__init__.py`; names imported from a package
- * that are submodules resolve to those files too.
+ * importer's package, absolute ones (`import pkg.mod`) first from the importer's own folder when
+ * that folder is no package (a script's folder is first on `sys.path`, as the interpreter runs
+ * it), then from the import roots, the folders that hold the repo's top-level packages (a folder
+ * with `__init__.py` whose parent has none), plus the root and `src/`. A module is `mod.py` or
+ * `mod/__init__.py`; names imported from a package that are submodules resolve to those files too.
  */
 export class PythonModules {
   readonly #exists: (path: string) => boolean;
@@ -23,6 +24,8 @@ export class PythonModules {
   readonly #roots = new Map<string, string[]>();
 
   readonly #rootPackage: string | undefined;
+  /** Folders holding an `__init__.py`: their files are modules of a package, not scripts. */
+  readonly #packages: ReadonlySet<string>;
 
   /** @param rootPackage the repository folder's own name: when the root itself is a package (`__init__.py`), `name.x` is `x`. */
   constructor(files: readonly string[], exists: (path: string) => boolean, rootPackage?: string) {
@@ -31,6 +34,7 @@ export class PythonModules {
     const packages = new Set(
       files.filter((file) => file.endsWith('/__init__.py') || file === '__init__.py').map(folderOf),
     );
+    this.#packages = packages;
     const addRoot = (name: string, root: string): void => {
       const roots = this.#roots.get(name) ?? [];
       if (!roots.includes(root)) roots.push(root);
@@ -71,7 +75,9 @@ export class PythonModules {
     const roots = [...(this.#roots.get(parts[0] ?? '') ?? [])];
     // The root sharing the longest prefix with the importer first (a vendored copy of a package wins for its own files).
     roots.sort((left, right) => sharedLength(importer, right) - sharedLength(importer, left));
-    return roots.map((base) => ({ base, parts }));
+    const folder = folderOf(importer);
+    const ownFolder = this.#packages.has(folder) || roots.includes(folder) ? [] : [folder];
+    return [...ownFolder, ...roots].map((base) => ({ base, parts }));
   }
 
   /** The repo files an import resolves to: the module first, then imported submodules. */
