@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace,replay,evals] [-- --rounds=N]
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale-out,stream,adapter,code,mcp,trace,replay,evals] [-- --rounds=N]
  * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
  * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
  * whose code index runs alternate with ours.
@@ -11,7 +11,7 @@ import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
 import { runRunApiSuite } from './loop/run-api-suite.js';
 import { runCheckpointSuite } from './loop/checkpoint-suite.js';
-import { runScaleSuite } from './scale/scale-suite.js';
+import { runScaleSuite } from './scale-out/scale-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runAdapterSuite } from './adapter/adapter-suite.js';
@@ -27,7 +27,7 @@ type Suite =
   | 'run-api'
   | 'checkpoint'
   | 'context'
-  | 'scale'
+  | 'scale-out'
   | 'stream'
   | 'adapter'
   | 'code'
@@ -40,7 +40,7 @@ const suiteNames: readonly Suite[] = [
   'run-api',
   'checkpoint',
   'context',
-  'scale',
+  'scale-out',
   'stream',
   'adapter',
   'code',
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     const report = await runContextSuite({ turns: 200, log });
     sections.push(report.markdown, '');
   }
-  if (options.suites.includes('scale')) {
+  if (options.suites.includes('scale-out')) {
     log('Scale-out: runs per second through BullMQ and Redis with 1, 2 and 4 worker processes:');
     const report = await runScaleSuite({
       rounds: options.quick ? 1 : Math.min(options.rounds, 3),

@@ -30,7 +30,7 @@ const sources: Record<ChildEntry, string> = {
   'mcp-echo-server': './mcp/echo-server.ts',
   'sink-child': './trace/sink-child.ts',
   'render-child': './trace/render-child.ts',
-  'scale-worker': './scale/scale-worker.ts',
+  'scale-worker': './scale-out/scale-worker.ts',
   'replay-child': './replay/replay-child.ts',
 };
 
