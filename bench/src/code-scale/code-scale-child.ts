@@ -55,6 +55,8 @@ export interface SearchJob extends ChildBase {
   readonly mode: 'search';
   readonly cases: readonly SearchCase[];
   readonly repeats: number;
+  /** Passed as `createCodeTools({ ripgrep })` when set: `false` asks a build that can use ripgrep for its Node search. */
+  readonly ripgrep?: false;
 }
 
 export type CodeScaleChildOptions = FirstAnswerJob | EditJob | SearchJob;
@@ -135,6 +137,7 @@ async function codeTools(
     readonly tools: readonly string[];
     readonly cache: CacheSetting;
     readonly maxOutputChars?: number;
+    readonly ripgrep?: false;
   },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<Record<string, Tool<any, any, any>>> {
@@ -146,8 +149,9 @@ async function codeTools(
     tools: options.tools,
     cache: options.cache,
     ...(options.maxOutputChars === undefined ? {} : { limits: { maxOutputChars: options.maxOutputChars } }),
+    ...(options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep }),
   };
-  // `cache` is not in every build's options type: a build without it ignores the field.
+  // `cache` and `ripgrep` are not in every build's options type: a build without them ignores the fields.
   return createCodeTools(settings as Parameters<typeof createCodeTools>[0]);
 }
 
@@ -255,7 +259,12 @@ async function edit(job: EditJob): Promise<CodeScaleChildResult> {
 
 async function search(job: SearchJob): Promise<CodeScaleChildResult> {
   // A large output cap, so every matched line up to max_results is formatted and counted.
-  const registry = await codeTools(job, { tools: ['search_text'], cache: false, maxOutputChars: 50_000_000 });
+  const registry = await codeTools(job, {
+    tools: ['search_text'],
+    cache: false,
+    maxOutputChars: 50_000_000,
+    ...(job.ripgrep === undefined ? {} : { ripgrep: job.ripgrep }),
+  });
   const tool = registry['search_text']!;
   const searches = [];
   for (const searchCase of job.cases) {

@@ -6,19 +6,9 @@ import { formatNumber, formatRatio, markdownTable } from '../format.js';
 import { median } from '../measure.js';
 import { runChild } from '../run-child.js';
 import { astroTwice, copyCorpus, findAstroTarball, unpackAstro } from './astro-corpus.js';
-import type {
-  CacheSetting,
-  CodeScaleChildOptions,
-  CodeScaleChildResult,
-  SearchCase,
-} from './code-scale-child.js';
-import {
-  filesMentioning,
-  ripgrepFileCount,
-  ripgrepTypeFilter,
-  ripgrepVersion,
-  ripgrepWalkArguments,
-} from './ripgrep-files.js';
+import type { CacheSetting, CodeScaleChildOptions, CodeScaleChildResult } from './code-scale-child.js';
+import { candidateNames, coldTools, editedFile, editedText, searchCases } from './code-scale-jobs.js';
+import { filesMentioning, ripgrepFileCount, ripgrepVersion } from './ripgrep-files.js';
 
 export interface CodeScaleSuiteOptions {
   /** Rounds of every job; each cold measurement is a fresh process. */
@@ -41,60 +31,6 @@ interface Sample {
   readonly key: string;
   readonly build: Build;
   readonly value: number;
-}
-
-/** The file the edit job appends to, and what it appends. */
-const editedFile = 'packages/astro/src/core/errors/errors.ts';
-const editedText = `
-export function scaleBenchProbe(): AstroError {
-\treturn new AstroError({ name: 'ScaleBenchProbe', message: 'probe' });
-}
-`;
-
-/** Names looked up warm: the ones used in at least 100 files are kept, most used first. */
-const candidateNames = ['loadFixture', 'defineConfig', 'AstroError', 'AstroConfig', 'AstroSettings'];
-
-const literalPattern = 'new AstroError(';
-const coldTools: readonly { readonly tool: string; readonly input: Record<string, unknown> }[] = [
-  { tool: 'get_definition', input: { symbol: 'AstroError' } },
-  { tool: 'get_references', input: { symbol: 'AstroError' } },
-  { tool: 'get_structure', input: { path: editedFile } },
-  { tool: 'get_imports', input: { path: editedFile } },
-  { tool: 'repo_map', input: {} },
-  { tool: 'search_text', input: { pattern: literalPattern, regex: false, case_sensitive: true } },
-];
-
-function searchCases(): SearchCase[] {
-  const lines = ['--line-number', '--no-heading', ...ripgrepWalkArguments];
-  return [
-    {
-      label: `literal \`${literalPattern}\``,
-      input: { pattern: literalPattern, regex: false, case_sensitive: true },
-      ripgrepArguments: [...lines, '--fixed-strings', '--case-sensitive', '-e', literalPattern, '.'],
-    },
-    {
-      label: 'regex `export (async )?function \\w+\\(`',
-      input: { pattern: 'export (async )?function \\w+\\(', case_sensitive: true },
-      ripgrepArguments: [...lines, '--case-sensitive', '-e', 'export (async )?function \\w+\\(', '.'],
-    },
-    {
-      label: 'case-insensitive `content collection`',
-      input: { pattern: 'content collection' },
-      ripgrepArguments: [...lines, '--ignore-case', '-e', 'content collection', '.'],
-    },
-    {
-      label: 'glob `*.ts`, `import\\.meta\\.env`',
-      input: { pattern: 'import\\.meta\\.env', glob: '*.ts', case_sensitive: true },
-      ripgrepArguments: [
-        ...lines,
-        ...ripgrepTypeFilter('*.ts'),
-        '--case-sensitive',
-        '-e',
-        'import\\.meta\\.env',
-        '.',
-      ],
-    },
-  ];
 }
 
 /**
@@ -273,24 +209,30 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       copy.remove();
     }
   });
-  if (rgVersion !== undefined) {
+  // The default search, then the Node search a build that can use ripgrep falls back to.
+  for (const variant of rgVersion === undefined ? [] : (['search', 'search-node'] as const)) {
     tasks.push(async (build) => {
       const result = await child(
-        { mode: 'search', root: astro, cases: searchCases(), repeats: options.repeats },
+        {
+          mode: 'search',
+          root: astro,
+          cases: searchCases(),
+          repeats: options.repeats,
+          ...(variant === 'search-node' ? { ripgrep: false as const } : {}),
+        },
         build,
       );
       for (const search of result?.searches ?? []) {
-        record(`search:${search.label}`, build, search.oursMs);
-        record(`search-rg:${search.label}`, build, search.ripgrepMs);
+        record(`${variant}:${search.label}`, build, search.oursMs);
+        record(`${variant}-rg:${search.label}`, build, search.ripgrepMs);
         note(
-          `search:${search.label}`,
+          `${variant}:${search.label}`,
           build,
           `${formatNumber(search.oursMatches, 0)} / ${formatNumber(search.ripgrepMatches, 0)}`,
         );
       }
     });
   }
-
   for (let round = 0; round < options.rounds; round++) {
     options.log(`  round ${round + 1}/${options.rounds}`);
     const order = round % 2 === 0 ? builds : [...builds].reverse();
@@ -403,18 +345,21 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
     '≤ 100 ms',
     100,
   );
-  for (const searchCase of rgVersion === undefined ? [] : searchCases()) {
-    const key = `search:${searchCase.label}`;
-    const ripgrepMs = value(`search-rg:${searchCase.label}`, 'ours');
-    const ours = value(key, 'ours');
-    rows.push([
-      `5. astro: \`search_text\` warm, ${searchCase.label} (ms; matched lines ours / rg)`,
-      cell(key, 'ours'),
-      cell(key, 'baseline'),
-      ms(ripgrepMs),
-      `≤ 2x rg (${formatRatio(ours, ripgrepMs)})`,
-      met(ours, ripgrepMs === undefined ? undefined : 2 * ripgrepMs),
-    ]);
+  for (const variant of rgVersion === undefined ? [] : (['search', 'search-node'] as const)) {
+    for (const searchCase of searchCases()) {
+      const key = `${variant}:${searchCase.label}`;
+      const ripgrepMs = value(`${variant}-rg:${searchCase.label}`, 'ours');
+      const ours = value(key, 'ours');
+      const how = variant === 'search' ? 'warm' : 'warm, `ripgrep: false`';
+      rows.push([
+        `5. astro: \`search_text\` ${how}, ${searchCase.label} (ms; matched lines ours / rg)`,
+        cell(key, 'ours'),
+        cell(key, 'baseline'),
+        ms(ripgrepMs),
+        `≤ 2x rg (${formatRatio(ours, ripgrepMs)})`,
+        met(ours, ripgrepMs === undefined ? undefined : 2 * ripgrepMs),
+      ]);
+    }
   }
 
   const described = fileCounts.map(
