@@ -20,27 +20,22 @@ export const astroTarballName = 'astro-99d3d3d.tar.gz';
 const corporaDirectory = join(tmpdir(), 'tool-orchestrator-bench-corpora');
 
 /**
- * The astro tarball: `corpus` (the tarball, or a folder holding it), else the folder in
- * `TOOL_ORCHESTRATOR_CORPORA`, else `../shared/corpora` beside the repository root.
- * Returns the paths tried when none has it.
+ * The astro tarball: in `corpus` (the tarball, or a folder holding it) when given, else in the
+ * folder `TOOL_ORCHESTRATOR_CORPORA` names when set, else in `../shared/corpora` beside the
+ * repository root. Returns the path tried when it is not there.
  */
 export function findAstroTarball(
   corpus: string | undefined,
-): { readonly tarball: string } | { readonly tried: readonly string[] } {
+): { readonly tarball: string } | { readonly tried: string } {
   const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
-  const folders = [
-    corpus,
-    process.env['TOOL_ORCHESTRATOR_CORPORA'],
-    join(repositoryRoot, '..', 'shared', 'corpora'),
-  ];
-  const tried: string[] = [];
-  for (const folder of folders) {
-    if (folder === undefined || folder === '') continue;
-    const candidate = folder.endsWith('.tar.gz') ? resolve(folder) : resolve(folder, astroTarballName);
-    if (existsSync(candidate)) return { tarball: candidate };
-    tried.push(candidate);
-  }
-  return { tried };
+  const environment = process.env['TOOL_ORCHESTRATOR_CORPORA'];
+  const folder =
+    corpus ??
+    (environment === undefined || environment === ''
+      ? join(repositoryRoot, '..', 'shared', 'corpora')
+      : environment);
+  const candidate = folder.endsWith('.tar.gz') ? resolve(folder) : resolve(folder, astroTarballName);
+  return existsSync(candidate) ? { tarball: candidate } : { tried: candidate };
 }
 
 /**

@@ -42,7 +42,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
   const heading = '### Code intelligence at scale (astro)';
   const found = findAstroTarball(options.corpus);
   if (!('tarball' in found)) {
-    const why = `the astro corpus is missing (tried ${found.tried.join(', ')}); pass --corpus=PATH or set TOOL_ORCHESTRATOR_CORPORA.`;
+    const why = `the astro corpus is missing (no ${found.tried}); pass --corpus=PATH or set TOOL_ORCHESTRATOR_CORPORA.`;
     options.log(`  skipped: ${why}`);
     return { markdown: `${heading}\n\nSkipped: ${why}` };
   }
