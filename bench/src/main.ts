@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale,stream,adapter,code,mcp,trace,replay,evals] [-- --rounds=N]
- * [-- --baseline=DIR] [-- --stores=Memory,File]` from the repository root. `--stores` limits the checkpoint
- * suite to the stores whose names start so (no store always runs). `--baseline` names a built checkout (say main's)
- * whose code index runs alternate with ours.
+ * `npm run bench [-- --quick] [-- --only=loop,run-api,checkpoint,context,scale-out,stream,adapter,code,scale,mcp,trace,replay,evals]
+ * [-- --rounds=N] [-- --baseline=DIR] [-- --stores=Memory,File] [-- --corpus=PATH]` from the repository root. `--stores`
+ * limits the checkpoint suite to the stores whose names start so (no store always runs). `--baseline` names a built
+ * checkout (say main's) whose code index runs alternate with ours. `--corpus` names the astro tarball (or its folder)
+ * for the `scale` suite.
  * Writes the report to stdout and to bench/results/.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,11 +12,12 @@ import { describeEnvironment } from './environment.js';
 import { runLoopSuite } from './loop/loop-suite.js';
 import { runRunApiSuite } from './loop/run-api-suite.js';
 import { runCheckpointSuite } from './loop/checkpoint-suite.js';
-import { runScaleSuite } from './scale/scale-suite.js';
+import { runScaleSuite } from './scale-out/scale-suite.js';
 import { buildChildren, childEntries } from './run-child.js';
 import { runStreamSuite } from './stream/stream-suite.js';
 import { runAdapterSuite } from './adapter/adapter-suite.js';
 import { runCodeSuite } from './code/code-suite.js';
+import { runCodeScaleSuite } from './code-scale/code-scale-suite.js';
 import { runContextSuite } from './context/context-suite.js';
 import { runMcpSuite } from './mcp/mcp-suite.js';
 import { runTraceSuite } from './trace/trace-suite.js';
@@ -27,10 +29,11 @@ type Suite =
   | 'run-api'
   | 'checkpoint'
   | 'context'
-  | 'scale'
+  | 'scale-out'
   | 'stream'
   | 'adapter'
   | 'code'
+  | 'scale'
   | 'mcp'
   | 'trace'
   | 'replay'
@@ -40,10 +43,11 @@ const suiteNames: readonly Suite[] = [
   'run-api',
   'checkpoint',
   'context',
-  'scale',
+  'scale-out',
   'stream',
   'adapter',
   'code',
+  'scale',
   'mcp',
   'trace',
   'replay',
@@ -58,6 +62,8 @@ interface CliOptions {
   readonly suites: readonly Suite[];
   /** `--stores=Memory,File`: the checkpoint suite measures only the stores whose names start so. */
   readonly stores?: readonly string[];
+  /** `--corpus=PATH`: the astro tarball for the scale suite, or a folder holding it. */
+  readonly corpus?: string;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
@@ -78,12 +84,14 @@ function parseArguments(argv: readonly string[]): CliOptions {
       `--baseline must be a built checkout of tool-orchestrator (with dist/explore.js); got "${baseline}".`,
     );
   const stores = value('stores')?.split(',');
+  const corpus = value('corpus');
   return {
     quick,
     rounds,
     suites,
     ...(baseline === undefined ? {} : { baseline }),
     ...(stores === undefined ? {} : { stores }),
+    ...(corpus === undefined ? {} : { corpus }),
   };
 }
 
@@ -155,7 +163,7 @@ async function main(): Promise<void> {
     const report = await runContextSuite({ turns: 200, log });
     sections.push(report.markdown, '');
   }
-  if (options.suites.includes('scale')) {
+  if (options.suites.includes('scale-out')) {
     log('Scale-out: runs per second through BullMQ and Redis with 1, 2 and 4 worker processes:');
     const report = await runScaleSuite({
       rounds: options.quick ? 1 : Math.min(options.rounds, 3),
@@ -206,6 +214,19 @@ async function main(): Promise<void> {
       ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     });
     sections.push(report.markdown, '');
+  }
+  if (options.suites.includes('scale')) {
+    log('Code intelligence at scale on astro (a fresh process per cold answer and round):');
+    const report = await runCodeScaleSuite({
+      rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+      repeats: options.quick ? 2 : 5,
+      monorepo: !options.quick,
+      log,
+      ...(options.corpus === undefined ? {} : { corpus: options.corpus }),
+      ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    });
+    sections.push(report.markdown, '');
+    log(`Up to code intelligence at scale: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (options.suites.includes('mcp')) {
     log('MCP (a fresh process per job and round):');

@@ -10,6 +10,7 @@ export const childEntries = [
   'stream-child',
   'sse-server-worker',
   'code-child',
+  'code-scale-child',
   'mcp-child',
   'mcp-echo-server',
   'sink-child',
@@ -26,11 +27,12 @@ const sources: Record<ChildEntry, string> = {
   'stream-child': './stream/stream-child.ts',
   'sse-server-worker': './stream/sse-server-worker.ts',
   'code-child': './code/code-child.ts',
+  'code-scale-child': './code-scale/code-scale-child.ts',
   'mcp-child': './mcp/mcp-child.ts',
   'mcp-echo-server': './mcp/echo-server.ts',
   'sink-child': './trace/sink-child.ts',
   'render-child': './trace/render-child.ts',
-  'scale-worker': './scale/scale-worker.ts',
+  'scale-worker': './scale-out/scale-worker.ts',
   'replay-child': './replay/replay-child.ts',
 };
 
