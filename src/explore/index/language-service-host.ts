@@ -28,8 +28,13 @@ export const indexCompilerOptions: ts.CompilerOptions = {
 export interface IndexHostSource {
   /** Absolute, `/`-separated real path of the repository root. */
   readonly root: string;
-  /** Repo-relative paths of the JS/TS files in the program. */
+  /** Repo-relative paths of the JS/TS files the host may read. */
   scriptFiles(): readonly string[];
+  /**
+   * Repo-relative paths of the files the program starts from; what they import joins the program.
+   * @default every file of `scriptFiles`
+   */
+  rootFiles?(): readonly string[];
   /** `mtimeMs:size` of a repo-relative file, or `undefined` when it is not in the program. */
   versionOf(relativePath: string): string | undefined;
 }
@@ -94,7 +99,7 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   }
 
   getScriptFileNames(): string[] {
-    const files = this.#source.scriptFiles();
+    const files = this.#source.rootFiles?.() ?? this.#source.scriptFiles();
     if (this.#fileNamesFor !== files) {
       this.#fileNames = files.map((path) => this.absolute(path));
       this.#fileNamesFor = files;
