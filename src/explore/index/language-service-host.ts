@@ -51,6 +51,11 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   #fileNames: string[] = [];
   #fileNamesFor: readonly string[] | undefined;
   #modules: ScriptModules | undefined;
+  /** Snapshots by version: a program rebuilt on new roots reads no unchanged file again. */
+  readonly #snapshots = new Map<
+    string,
+    { readonly version: string; readonly snapshot: ts.IScriptSnapshot }
+  >();
   /** Parsed files shared by every language service built over this host. */
   readonly registry: ts.DocumentRegistry = ts.createDocumentRegistry();
 
@@ -112,8 +117,17 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   }
 
   getScriptSnapshot(fileName: string): ts.IScriptSnapshot | undefined {
+    const version = this.getScriptVersion(fileName);
+    const cached = this.#snapshots.get(fileName);
+    if (cached !== undefined && cached.version === version) return cached.snapshot;
     const text = this.readFile(fileName);
-    return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    if (text === undefined) {
+      this.#snapshots.delete(fileName);
+      return undefined;
+    }
+    const snapshot = ts.ScriptSnapshot.fromString(text);
+    this.#snapshots.set(fileName, { version, snapshot });
+    return snapshot;
   }
 
   getCurrentDirectory(): string {
