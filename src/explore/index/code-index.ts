@@ -5,12 +5,17 @@ import type { SandboxLimits } from '../sandbox/sandbox-defaults.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { CodeSymbol, ImportRecord, ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
+import type { CodeIndexEngine } from './load-code-index-engine.js';
+import type { CodeIndexQueries } from './load-code-index-queries.js';
 import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import type { IndexLanguageServiceHost } from './language-service-host.js';
 import { loadCodeIndexEngine } from './load-code-index-engine.js';
 import { loadCodeIndexQueries } from './load-code-index-queries.js';
 import { ProjectFiles } from './project-files.js';
+import { RecordingFiles } from './recording-files.js';
+import type { ScriptContext } from './script-context.js';
+import { SourceTexts } from './source-texts.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
 import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
@@ -37,6 +42,15 @@ export interface CodeIndexOptions {
   readonly exclude?: readonly string[];
   /** Sandbox limits; files over `maxFileBytes` are not indexed. */
   readonly limits?: Partial<SandboxLimits>;
+  /**
+   * How definitions and references are found. `question` (the default) reads every source file
+   * but parses only those whose text mentions the name asked, and the language service's program
+   * holds those files, what they import and every file that may declare globals. `whole-repo`
+   * parses every file and gives the program every JS/TS file: the simple reference the default
+   * is tested against; the answers are the same.
+   * @default 'question'
+   */
+  readonly scope?: 'question' | 'whole-repo';
 }
 
 /** A file's symbols as the index sees them. */
@@ -72,6 +86,14 @@ export class CodeIndex {
   readonly root: string;
   readonly #sandbox: CodeIndexSandbox;
   readonly #files: ProjectFiles;
+  readonly #texts: SourceTexts;
+  readonly #scope: 'question' | 'whole-repo';
+  /** The program's root files for `question` scope: every file a question reached, and every file that may declare globals. */
+  #roots: readonly string[] = [];
+  #rootsFrom: { readonly globals: readonly string[]; readonly asked: ReadonlySet<string> } = {
+    globals: [],
+    asked: new Set(),
+  };
   #host: IndexLanguageServiceHost | undefined;
   #service: ts.LanguageService | undefined;
   /** Reference answers of the current file generation: same file versions, same answer. */
@@ -103,6 +125,8 @@ export class CodeIndex {
       maxFileBytes,
       loadParser: async () => (await loadCodeIndexQueries()).parseFile,
     });
+    this.#texts = new SourceTexts({ sandbox: this.#sandbox, maxFileBytes });
+    this.#scope = options.scope ?? 'question';
   }
 
   /** Forgets the file listing, so files added or deleted since are seen. Changed files are always re-read. */
@@ -142,8 +166,15 @@ export class CodeIndex {
     name: string,
     options: { readonly path?: string } & QueryOptions = {},
   ): Promise<DefinitionLocation[]> {
-    const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
-    return queries.findDefinitions(context, name, this.#repoPath(options.path));
+    const path = this.#repoPath(options.path);
+    if (this.#scope === 'whole-repo') {
+      const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
+      return queries.findDefinitions(context, name, path);
+    }
+    await this.#revalidate(options.signal);
+    return this.#ask([localName(name)], path, options.signal, (queries, context) =>
+      queries.findDefinitions(context, name, path),
+    );
   }
 
   /** Every reference to the declarations of `name`, grouped by file and capped. */
@@ -152,17 +183,32 @@ export class CodeIndex {
     options: FindReferencesOptions & QueryOptions = {},
   ): Promise<ReferencesResult> {
     const path = this.#repoPath(options.path);
-    const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
+    const whole = this.#scope === 'whole-repo';
+    const [queries, context] = whole
+      ? await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)])
+      : [undefined, await this.#revalidate(options.signal)];
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
     const readText = async (file: string): Promise<string> => (await this.#sandbox.readText(file)).text;
-    const result = await queries.findReferences(
-      context,
-      name,
-      { ...options, ...(path === undefined ? {} : { path }) },
-      readText,
-    );
+    const find = (queries: CodeIndexQueries, context: IndexContext): Promise<ReferencesResult> =>
+      queries.findReferences(
+        context,
+        name,
+        { ...options, ...(path === undefined ? {} : { path }) },
+        readText,
+      );
+    let result: ReferencesResult;
+    if (queries !== undefined && context !== undefined) result = await find(queries, context);
+    else {
+      // The declarations' own names are searched too (an alias leads to a differently named one).
+      const local = localName(name);
+      const definitions = await this.#ask([local], path, options.signal, (queries, context) =>
+        queries.findDefinitions(context, name, path),
+      );
+      const names = [...new Set([local, ...definitions.map((definition) => definition.name)])];
+      result = await this.#ask(names, path, options.signal, find);
+    }
     if (this.#answers.size >= maxCachedAnswers) this.#answers.clear();
     this.#answers.set(key, result);
     return result;
@@ -252,12 +298,116 @@ export class CodeIndex {
     );
   }
 
-  async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
+  /** Brings the file versions and texts up to date; a changed file drops the cached answers. */
+  async #revalidate(signal: AbortSignal | undefined): Promise<undefined> {
+    this.#prefetchEngine(signal);
+    await this.#files.revalidate(signal);
+    await this.#texts.update(this.#files.versions(), signal);
+    if (this.#answersGeneration !== this.#files.generation) {
+      this.#answers.clear();
+      this.#answersGeneration = this.#files.generation;
+    }
+    return undefined;
+  }
+
+  /**
+   * Runs a question on the files whose text mentions one of `words` (and the files of `path`):
+   * only those are parsed and added to the program. A file the question reaches beyond them (a
+   * declaration an import leads to, a renamed re-export's users) is parsed and the question
+   * asked again, until it reaches nothing new, so the answer is the whole repository's.
+   */
+  async #ask<T>(
+    words: readonly string[],
+    path: string | undefined,
+    signal: AbortSignal | undefined,
+    run: (queries: CodeIndexQueries, context: IndexContext) => T | Promise<T>,
+  ): Promise<T> {
+    const [queries, resolver] = await Promise.all([loadCodeIndexQueries(), this.#resolver(signal)]);
+    const known = this.#files.versions();
+    const extra = new Set<string>(path !== undefined && known.has(path) ? [path] : []);
+    for (;;) {
+      // `default` names what `module.exports =` and `export =` declare, words a text need not hold.
+      const mentioned = new Set(
+        words.includes('default') ? known.keys() : this.#texts.containing(known.keys(), words),
+      );
+      const wanted = [...known.keys()].filter((file) => mentioned.has(file) || extra.has(file));
+      const files = await this.#files.parseSome(wanted, signal);
+      const missed = new Set<string>();
+      const miss = (file: string): void => {
+        if (known.has(file) && !extra.has(file) && !mentioned.has(file)) missed.add(file);
+      };
+      const snapshot = { files, byPath: new RecordingFiles(files, miss), resolver };
+      const scripts = wanted.filter(isScriptFile);
+      const context =
+        this.#files.scriptFiles().length === 0
+          ? snapshot
+          : await this.#scriptContext(snapshot, scripts, {
+              scriptFilesMentioning: (name) => this.#texts.containing(this.#files.scriptFiles(), [name]),
+              missing: miss,
+            });
+      const answer = await run(queries, context);
+      if (missed.size === 0) return answer;
+      for (const file of missed) extra.add(file);
+    }
+  }
+
+  #prefetchEngine(signal: AbortSignal | undefined): void {
     // A repo with JS/TS files starts loading the compiler as soon as it is listed, while its files are stat'ed.
     void this.#files
       .list(signal)
       .then((listing) => (listing.some(isScriptFile) ? loadCodeIndexEngine() : undefined))
       .catch(() => undefined);
+  }
+
+  /**
+   * The program's roots for `question` scope: the files that may declare globals, and the files
+   * questions asked for that the program did not already hold through imports; a program that
+   * holds every file a question asks for is kept, with what its type checker has learned.
+   */
+  #growRoots(host: IndexLanguageServiceHost, asked: readonly string[]): void {
+    const globals = this.#texts.globalScriptFiles();
+    const known = this.#files.versions();
+    const previous = this.#rootsFrom;
+    const program = this.#service?.getProgram();
+    const needed = asked.filter(
+      (file) => !previous.asked.has(file) && program?.getSourceFile(host.absolute(file)) === undefined,
+    );
+    if (previous.globals === globals && needed.length === 0) return;
+    const all = new Set([...previous.asked].filter((file) => known.has(file)));
+    for (const file of needed) all.add(file);
+    this.#rootsFrom = { globals, asked: all };
+    this.#roots = [...new Set([...globals, ...all])].sort();
+  }
+
+  /** The language service's navigation over a snapshot, the program made to include `scripts`. */
+  async #scriptContext(
+    snapshot: Omit<IndexContext, 'scripts'>,
+    scripts: readonly string[],
+    program: Pick<ScriptContext, 'scriptFilesMentioning' | 'missing'>,
+  ): Promise<IndexContext> {
+    const engine: CodeIndexEngine = await loadCodeIndexEngine();
+    const host = (this.#host ??= new engine.IndexLanguageServiceHost({
+      root: this.root,
+      scriptFiles: () => this.#files.scriptFiles(),
+      versionOf: (path) => this.#files.versionOf(path),
+      ...(this.#scope === 'question' ? { rootFiles: () => this.#roots } : {}),
+    }));
+    // New configuration (a tsconfig `paths`, a workspace package) changes module resolution:
+    // the service starts over on the new resolver, reusing parsed files from its registry.
+    if (host.setModuleResolver(snapshot.resolver.scripts)) {
+      this.#service = undefined;
+      this.#answers.clear();
+    }
+    if (this.#scope === 'question') this.#growRoots(host, scripts);
+    const service = (): ts.LanguageService => (this.#service ??= engine.createIndexLanguageService(host));
+    return {
+      ...snapshot,
+      scripts: engine.createScriptNavigation({ ...snapshot, host, service, ...program }),
+    };
+  }
+
+  async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
+    this.#prefetchEngine(signal);
     const [files, resolver] = await Promise.all([this.#files.parseAll(signal), this.#resolver(signal)]);
     if (this.#answersGeneration !== this.#files.generation) {
       this.#answers.clear();
@@ -266,19 +416,16 @@ export class CodeIndex {
     const snapshot = { files, byPath: new Map(files.map((file) => [file.path, file])), resolver };
     // No JS/TS files, no compiler: a Python or Go repo never loads TypeScript.
     if (this.#files.scriptFiles().length === 0) return snapshot;
-    const engine = await loadCodeIndexEngine();
-    const host = (this.#host ??= new engine.IndexLanguageServiceHost({
-      root: this.root,
-      scriptFiles: () => this.#files.scriptFiles(),
-      versionOf: (path) => this.#files.versionOf(path),
-    }));
-    // New configuration (a tsconfig `paths`, a workspace package) changes module resolution:
-    // the service starts over on the new resolver, reusing parsed files from its registry.
-    if (host.setModuleResolver(resolver.scripts)) {
-      this.#service = undefined;
-      this.#answers.clear();
-    }
-    const service = (): ts.LanguageService => (this.#service ??= engine.createIndexLanguageService(host));
-    return { ...snapshot, scripts: engine.createScriptNavigation({ ...snapshot, host, service }) };
+    const scripts = files.filter((file) => file.engine === 'typescript').map((file) => file.path);
+    // The import graph and the repo map read no program: they do not grow a question's roots.
+    return this.#scriptContext(snapshot, this.#scope === 'whole-repo' ? scripts : [], {
+      scriptFilesMentioning: () => scripts,
+      missing: () => undefined,
+    });
   }
+}
+
+/** The member name of `Container.member`, or the name itself. */
+function localName(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
 }

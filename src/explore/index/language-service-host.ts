@@ -28,8 +28,13 @@ export const indexCompilerOptions: ts.CompilerOptions = {
 export interface IndexHostSource {
   /** Absolute, `/`-separated real path of the repository root. */
   readonly root: string;
-  /** Repo-relative paths of the JS/TS files in the program. */
+  /** Repo-relative paths of the JS/TS files the host may read. */
   scriptFiles(): readonly string[];
+  /**
+   * Repo-relative paths of the files the program starts from; what they import joins the program.
+   * @default every file of `scriptFiles`
+   */
+  rootFiles?(): readonly string[];
   /** `mtimeMs:size` of a repo-relative file, or `undefined` when it is not in the program. */
   versionOf(relativePath: string): string | undefined;
 }
@@ -46,6 +51,11 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   #fileNames: string[] = [];
   #fileNamesFor: readonly string[] | undefined;
   #modules: ScriptModules | undefined;
+  /** Snapshots by version: a program rebuilt on new roots reads no unchanged file again. */
+  readonly #snapshots = new Map<
+    string,
+    { readonly version: string; readonly snapshot: ts.IScriptSnapshot }
+  >();
   /** Parsed files shared by every language service built over this host. */
   readonly registry: ts.DocumentRegistry = ts.createDocumentRegistry();
 
@@ -94,7 +104,7 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   }
 
   getScriptFileNames(): string[] {
-    const files = this.#source.scriptFiles();
+    const files = this.#source.rootFiles?.() ?? this.#source.scriptFiles();
     if (this.#fileNamesFor !== files) {
       this.#fileNames = files.map((path) => this.absolute(path));
       this.#fileNamesFor = files;
@@ -107,8 +117,17 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   }
 
   getScriptSnapshot(fileName: string): ts.IScriptSnapshot | undefined {
+    const version = this.getScriptVersion(fileName);
+    const cached = this.#snapshots.get(fileName);
+    if (cached !== undefined && cached.version === version) return cached.snapshot;
     const text = this.readFile(fileName);
-    return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    if (text === undefined) {
+      this.#snapshots.delete(fileName);
+      return undefined;
+    }
+    const snapshot = ts.ScriptSnapshot.fromString(text);
+    this.#snapshots.set(fileName, { version, snapshot });
+    return snapshot;
   }
 
   getCurrentDirectory(): string {

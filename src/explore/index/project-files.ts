@@ -71,6 +71,11 @@ export class ProjectFiles {
     return this.#versions.get(path);
   }
 
+  /** `mtimeMs:size` of every source file within the size limit, as of the last `revalidate`. */
+  versions(): ReadonlyMap<string, string> {
+    return this.#versions;
+  }
+
   /** Stats every listed file and drops parse results of files that changed. */
   async revalidate(signal?: AbortSignal): Promise<void> {
     const files = (await this.list(signal)).filter((file) => languageOf(file) !== undefined);
@@ -108,7 +113,11 @@ export class ProjectFiles {
   /** Every listed file parsed, revalidated first; unreadable files are skipped. */
   async parseAll(signal?: AbortSignal): Promise<ParsedFile[]> {
     await this.revalidate(signal);
-    const files = [...this.#versions.keys()];
+    return this.parseSome([...this.#versions.keys()], signal);
+  }
+
+  /** The files among `files` known to the last `revalidate`, parsed in their order; unreadable and unknown files are skipped. */
+  async parseSome(files: readonly string[], signal?: AbortSignal): Promise<ParsedFile[]> {
     const parsed: ParsedFile[] = [];
     for (let start = 0; start < files.length; start += statConcurrency) {
       signal?.throwIfAborted();

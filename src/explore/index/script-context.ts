@@ -7,6 +7,10 @@ export interface ScriptContext extends IndexContext {
   readonly host: IndexLanguageServiceHost;
   /** The long-lived language service, created on first use. */
   service(): ts.LanguageService;
+  /** The JS/TS files whose text may hold `name`, in path order: where its references can be. */
+  scriptFilesMentioning(name: string): readonly string[];
+  /** Records a JS/TS file a question reached that the program lacks: the index adds it and asks again. */
+  missing(path: string): void;
 }
 
 function isIdentifierCharacter(character: string | undefined): boolean {
@@ -14,7 +18,11 @@ function isIdentifierCharacter(character: string | undefined): boolean {
 }
 
 /** Offset of `name` as a whole word in the source file's 1-based `line`, or -1. */
-export function positionOfName(sourceFile: ts.SourceFile, line: number, name: string): number {
+export function positionOfName(
+  sourceFile: Pick<ts.SourceFile, 'text' | 'getLineStarts'>,
+  line: number,
+  name: string,
+): number {
   const lineStarts = sourceFile.getLineStarts();
   const start = lineStarts[line - 1];
   if (start === undefined) return -1;
@@ -29,4 +37,16 @@ export function positionOfName(sourceFile: ts.SourceFile, line: number, name: st
       return index;
   }
   return -1;
+}
+
+/** Offsets where the lines of `text` start, by the compiler's rule (LF, CR, CRLF, U+2028, U+2029 end a line). */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '\r' && text[index + 1] === '\n') index += 1;
+    if (character === '\n' || character === '\r' || character === '\u2028' || character === '\u2029')
+      starts.push(index + 1);
+  }
+  return starts;
 }

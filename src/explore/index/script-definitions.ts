@@ -3,11 +3,33 @@ import type { CodeSymbol, ParsedFile, SymbolKind } from './code-symbol.js';
 import type { DefinitionLocation } from './index-context.js';
 import { linesAt, wordPositions } from './index-context.js';
 import type { ScriptContext } from './script-context.js';
-import { positionOfName } from './script-context.js';
+import { lineStartsOf, positionOfName } from './script-context.js';
 import { chainDeclarations, identifierAt, symbolChain } from './symbol-chain.js';
 
 function sourceFileOf(context: ScriptContext, path: string): ts.SourceFile | undefined {
-  return context.service().getProgram()?.getSourceFile(context.host.absolute(path));
+  const sourceFile = context.service().getProgram()?.getSourceFile(context.host.absolute(path));
+  if (sourceFile === undefined) context.missing(path);
+  return sourceFile;
+}
+
+/** A file's text as the program reads it, with its line starts, without building the program. */
+function sourceTextOf(
+  context: ScriptContext,
+  path: string,
+): Pick<ts.SourceFile, 'text' | 'getLineStarts'> | undefined {
+  const text = context.host.readFile(context.host.absolute(path));
+  if (text === undefined) return undefined;
+  let lineStarts: readonly number[] | undefined;
+  return { text, getLineStarts: () => (lineStarts ??= lineStartsOf(text)) };
+}
+
+/**
+ * True when a top-level variable may be an import in disguise: only a `require` binding, a
+ * CommonJS export (`exports.name = other`) or a default export is an alias to the compiler.
+ */
+function mayBeAlias(text: string, symbol: CodeSymbol): boolean {
+  const declaration = linesAt(text, symbol.startLine, symbol.endLine - symbol.startLine + 1);
+  return symbol.name === 'default' || /\b(?:require|exports)\b/.test(declaration);
 }
 
 function checkerOf(context: ScriptContext): ts.TypeChecker | undefined {
@@ -53,8 +75,12 @@ function kindOfDeclaration(declaration: ts.Declaration): SymbolKind {
   return declarationKinds.get(declaration.kind) ?? 'variable';
 }
 
-function fromSymbol(context: ScriptContext, file: ParsedFile, symbol: CodeSymbol): DefinitionLocation {
-  const sourceFile = sourceFileOf(context, file.path);
+function fromSymbol(
+  context: ScriptContext,
+  file: ParsedFile,
+  symbol: CodeSymbol,
+  sourceFile: Pick<ts.SourceFile, 'text' | 'getLineStarts'> | undefined,
+): DefinitionLocation {
   // The line of the name: a decorated class or method starts at its decorators.
   let line = symbol.startLine;
   if (sourceFile !== undefined) {
@@ -231,8 +257,11 @@ export function scriptDeclared(
   symbol: CodeSymbol,
   followImports: boolean,
 ): DefinitionLocation[] {
-  const location = fromSymbol(context, file, symbol);
+  // The file's text alone places a declaration; the program is built only for what may be an alias.
+  const text = sourceTextOf(context, file.path);
+  const location = fromSymbol(context, file, symbol, text);
   if (!followImports || symbol.container !== undefined || symbol.kind !== 'variable') return [location];
+  if (text === undefined || !mayBeAlias(text.text, symbol)) return [location];
   const sourceFile = sourceFileOf(context, file.path);
   const checker = checkerOf(context);
   const position = sourceFile === undefined ? -1 : positionOfName(sourceFile, location.line, symbol.name);

@@ -88,12 +88,11 @@ export function scriptReferences(
   /** Object-literal properties holding a target (`{ extend_ }`): where the property's own uses are searched from. */
   const heldAsProperty: { readonly sourceFile: ts.SourceFile; readonly position: number }[] = [];
   const scanned = new Set<string>();
-  const allFiles = context.files.filter((file) => file.engine === 'typescript').map((file) => file.path);
   // Names to look for and where: a renamed import (`import { x as y }`) is used under its new
   // name in its file; a renamed re-export (`export { x as y }`) everywhere.
   const queue: { readonly name: string; readonly paths: readonly string[] }[] = [...names].map((name) => ({
     name,
-    paths: allFiles,
+    paths: context.scriptFilesMentioning(name),
   }));
   for (let task = queue.shift(); task !== undefined; task = queue.shift()) {
     for (const path of task.paths) {
@@ -101,6 +100,7 @@ export function scriptReferences(
       if (scanned.has(key)) continue;
       scanned.add(key);
       const sourceFile = program.getSourceFile(context.host.absolute(path));
+      if (sourceFile === undefined) context.missing(path);
       // The text, not the parsed identifiers: JSDoc types (`@param {Name}`) are references too.
       if (sourceFile?.text.includes(task.name) === true) scanFile(sourceFile, task.name);
     }
@@ -145,7 +145,10 @@ export function scriptReferences(
         heldAsProperty.push({ sourceFile, position: property.getStart(sourceFile) });
       const renamed = renamedTo(node);
       if (renamed !== undefined)
-        queue.push({ name: renamed.name, paths: renamed.fileOnly ? [path] : allFiles });
+        queue.push({
+          name: renamed.name,
+          paths: renamed.fileOnly ? [path] : context.scriptFilesMentioning(renamed.name),
+        });
     }
   }
 }
