@@ -7,6 +7,7 @@ import { formatBytes } from '../sandbox/sandbox.js';
 import { runSearch, SearchStoppedError } from './run-search.js';
 import type { Latin1Safety, SearchOutcome } from './run-search.js';
 import { truncateOutput } from './truncate-output.js';
+import { walkStopped } from './walk-stopped.js';
 import { SearchListingCache } from './search-listing-cache.js';
 import { findRipgrepCandidates, isRipgrepAvailable } from './ripgrep-candidates.js';
 import { privateKeyKeyword } from '../sandbox/private-key-blocks.js';
@@ -138,7 +139,7 @@ function format(
     files: number;
     walkTruncated: boolean;
     maxResults: number;
-    limits: { maxFileBytes: number; maxOutputChars: number };
+    limits: { maxFileBytes: number; maxOutputChars: number; maxFiles: number };
   },
 ): string {
   const total = outcome.counts.reduce((sum, entry) => sum + entry.count, 0);
@@ -165,7 +166,10 @@ function format(
     );
   }
   if (context.walkTruncated)
-    notes.push('[Only the first files of a very large tree were searched; narrow with path or glob.]');
+    notes.push(
+      `[Only ${context.files} files were searched. ${walkStopped(context.files, context.limits.maxFiles)} ` +
+        'Narrow with path or glob to search the rest.]',
+    );
   const text = [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
   return truncateOutput(
     text,
