@@ -3,7 +3,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCodeTools, InvalidArgumentError } from '../../src/explore/index.js';
+import { InvalidArgumentError } from '../../src/errors/invalid-argument-error.js';
+import { createCodeTools } from '../../src/explore/index.js';
 
 /** The `rg` on PATH, or why there is none. */
 function findRipgrep(): { path: string } | { reason: string } {
