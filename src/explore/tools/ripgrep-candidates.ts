@@ -7,8 +7,12 @@ export interface RipgrepCandidatesOptions {
   readonly command: string;
   /** Absolute real path of the repository root; `files` are relative to it. */
   readonly root: string;
-  /** The files to look in; only these are ever searched, whatever ripgrep's own ignore rules say. */
+  /** Repo-relative directory the listing walked ('.' for the root); ripgrep walks it too. */
+  readonly start: string;
+  /** The listed files: only these can be candidates, whatever ripgrep's own walk finds. */
   readonly files: readonly string[];
+  /** File and folder names no listing ever shows, skipped by ripgrep to save time. */
+  readonly excludedNames: Iterable<string>;
   /** Plain strings: a file is a candidate when it contains any of them. */
   readonly literals: readonly string[];
   /** Match the literals ignoring case (ripgrep folds case at least as widely as JavaScript's `i` flag does for ASCII). */
@@ -17,14 +21,13 @@ export interface RipgrepCandidatesOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** Command-line bytes per ripgrep run, well under Linux's 2 MiB limit on arguments and environment. */
-const maxArgumentBytes = 512 * 1024;
-
 /**
- * Runs ripgrep over exactly `files` and returns the indexes of the files containing any of
- * `literals` (bytes, binary files included, no size cap, no ignore rules), or `null` when
- * ripgrep failed, so the caller searches every file instead. A superset of the files the
- * JavaScript search can match, as long as every match contains one of the literals.
+ * Runs ripgrep over `start` with its own filters off (no ignore files, hidden files and binary
+ * files included, no size cap, symlinks not followed, so only regular files are opened: a file
+ * swapped for a FIFO cannot block it) and returns the indexes into `files` of those containing
+ * any of `literals`, or `null` when ripgrep failed, so the caller searches every file instead.
+ * A superset of the listed files the JavaScript search can match, as long as every match
+ * contains one of the literals; files ripgrep finds that the listing hides are dropped.
  *
  * @throws {SearchStoppedError} when the time budget passes or the signal aborts; ripgrep is
  *   killed first.
@@ -40,41 +43,24 @@ export async function findRipgrepCandidates(options: RipgrepCandidatesOptions): 
     '--hidden',
     '--fixed-strings',
     options.ignoreCase ? '--ignore-case' : '--case-sensitive',
+    ...[...options.excludedNames].flatMap((name) => ['--glob', `!${name.replace(/[\\*?[\]{}!]/g, '\\$&')}`]),
     ...options.literals.flatMap((literal) => ['-e', literal]),
     '--',
+    options.start === '.' ? './' : `./${options.start}`,
   ];
+  const output = await runRipgrep(options.command, flags, {
+    cwd: options.root,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  });
+  if (output === null) return null;
   const indexOf = new Map(options.files.map((file, index) => [file, index]));
   const candidates = new Set<number>();
-  const deadline = Date.now() + options.timeoutMs;
-  for (const batch of batches(options.files, maxArgumentBytes)) {
-    const output = await runRipgrep(options.command, [...flags, ...batch], {
-      cwd: options.root,
-      timeoutMs: Math.max(1, deadline - Date.now()),
-      signal: options.signal,
-    });
-    if (output === null) return null;
-    for (const path of output.split('\0')) {
-      const index = indexOf.get(path);
-      if (index !== undefined) candidates.add(index);
-    }
+  for (const path of output.split('\0')) {
+    const index = indexOf.get(path.replace(/^\.\/+/, ''));
+    if (index !== undefined) candidates.add(index);
   }
   return candidates;
-}
-
-function* batches(files: readonly string[], maxBytes: number): Generator<string[]> {
-  let batch: string[] = [];
-  let bytes = 0;
-  for (const file of files) {
-    const size = Buffer.byteLength(file) + 1;
-    if (batch.length > 0 && bytes + size > maxBytes) {
-      yield batch;
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(file);
-    bytes += size;
-  }
-  if (batch.length > 0) yield batch;
 }
 
 /** Ripgrep's standard output when it exits with 0 (matches) or 1 (none); `null` for any failure. */

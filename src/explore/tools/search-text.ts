@@ -11,6 +11,7 @@ import { walkStopped } from './walk-stopped.js';
 import { SearchListingCache } from './search-listing-cache.js';
 import { findRipgrepCandidates, isRipgrepAvailable } from './ripgrep-candidates.js';
 import { privateKeyKeyword } from '../sandbox/private-key-blocks.js';
+import { defaultExcludedNames } from '../sandbox/sandbox-defaults.js';
 
 /** How many matched lines `search_text` returns when the model does not say. */
 export const defaultSearchMaxResults = 100;
@@ -90,17 +91,22 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
         let candidates: Set<number> | undefined;
         const [longest] = literals;
         if (ripgrepCommand !== null && longest !== undefined && (await isRipgrepAvailable(ripgrepCommand))) {
-          candidates =
-            (await findRipgrepCandidates({
-              command: ripgrepCommand,
-              root: sandbox.root,
-              files: await listing,
-              // A private key block's redaction marker is text the file's bytes do not hold.
-              literals: [longest, privateKeyKeyword],
-              ignoreCase: flags.includes('i'),
-              timeoutMs: limits.searchTimeoutMs,
-              signal: context?.signal,
-            })) ?? undefined;
+          const files = await listing;
+          // A single file (no directory walked) is read directly.
+          if (files.directories.length > 0)
+            candidates =
+              (await findRipgrepCandidates({
+                command: ripgrepCommand,
+                root: sandbox.root,
+                start: files.directories[0] === '' ? '.' : (files.directories[0] ?? '.'),
+                files,
+                excludedNames: defaultExcludedNames,
+                // A private key block's redaction marker is text the file's bytes do not hold.
+                literals: [longest, privateKeyKeyword],
+                ignoreCase: flags.includes('i'),
+                timeoutMs: limits.searchTimeoutMs,
+                signal: context?.signal,
+              })) ?? undefined;
         }
         outcome = await runSearch({
           root: sandbox.root,
