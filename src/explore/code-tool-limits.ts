@@ -25,6 +25,14 @@ export const defaultCodeToolLimits: Readonly<Omit<CodeToolLimits, keyof SandboxL
 export interface CodeToolFactoryOptions {
   readonly sandbox: Sandbox;
   readonly limits?: Partial<CodeToolLimits>;
+  /**
+   * How `search_text` may use ripgrep: `true` runs `rg` from `PATH` when it is there, `false`
+   * never runs it, a string is the `rg` executable to run. Ripgrep only picks which of the
+   * sandbox's visible files can match; the answer is the same with or without it. Nothing is
+   * ever downloaded: without ripgrep, the built-in search reads every file.
+   * @default true
+   */
+  readonly ripgrep?: boolean | string;
 }
 
 /** Fills in the defaults: the sandbox's limits, then the tool defaults, then the caller's overrides. */

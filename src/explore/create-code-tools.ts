@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import type { Tool, ToolRegistry } from '../tools/define-tool.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { Sandbox } from './sandbox/sandbox.js';
@@ -44,6 +45,13 @@ export interface CreateCodeToolsOptions {
    * @default false
    */
   readonly allowExternalGitDir?: boolean;
+  /**
+   * How `search_text` may use ripgrep: `true` runs `rg` from `PATH` when it is there, `false`
+   * never runs it, a path is the `rg` executable to run. Ripgrep only picks which visible files
+   * can match, so answers are the same with or without it; it is never downloaded.
+   * @default true
+   */
+  readonly ripgrep?: boolean | string;
 }
 
 /** What a tool factory of the pack receives. */
@@ -102,9 +110,11 @@ export function createCodeTools(options: CreateCodeToolsOptions): ToolRegistry {
       ? {}
       : { allowExternalGitDir: options.allowExternalGitDir }),
   });
+  if (typeof options.ripgrep === 'string') assertExecutable(options.ripgrep);
   const context: CodeToolContext = {
     sandbox,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep }),
     ...(options.index === undefined ? {} : { index: options.index }),
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -114,4 +124,18 @@ export function createCodeTools(options: CreateCodeToolsOptions): ToolRegistry {
     if (factory !== undefined) registry[name] = factory(context);
   }
   return registry;
+}
+
+function assertExecutable(path: string): void {
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a file');
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new InvalidArgumentError({
+      argument: 'ripgrep',
+      value: path,
+      message:
+        'must be the path of an executable rg file; pass true to use rg from PATH when it is there, or false for the built-in search.',
+    });
+  }
 }

@@ -30,12 +30,18 @@ export interface ImportGraphSummary {
   readonly mostImported: readonly { readonly path: string; readonly importedBy: number }[];
   /** Files nobody imports that import something: likely entry points (at most `limit`, most imports first). */
   readonly entryPoints: readonly { readonly path: string; readonly imports: number }[];
-  /** Relative imports that resolve to no repo file. */
+  /** Relative imports that resolve to no repo file (at most `limit`). */
   readonly unresolved: readonly {
     readonly path: string;
     readonly specifier: string;
     readonly line: number;
   }[];
+  /** How many entries each list had before the cut: imported files, entry points, unresolved imports. */
+  readonly totals: {
+    readonly mostImported: number;
+    readonly entryPoints: number;
+    readonly unresolved: number;
+  };
 }
 
 /** Each of a file's imports with the repo file (or files) it resolves to. */
@@ -92,13 +98,11 @@ export function summarizeImportGraph(
   }
   const mostImported = [...importers]
     .map(([path, from]) => ({ path, importedBy: from.size }))
-    .sort((left, right) => right.importedBy - left.importedBy || (left.path < right.path ? -1 : 1))
-    .slice(0, limit);
+    .sort((left, right) => right.importedBy - left.importedBy || (left.path < right.path ? -1 : 1));
   const entryPoints = files
     .filter((file) => !importers.has(file.path) && importCounts.has(file.path))
     .map((file) => ({ path: file.path, imports: importCounts.get(file.path) ?? 0 }))
-    .sort((left, right) => right.imports - left.imports || (left.path < right.path ? -1 : 1))
-    .slice(0, limit);
+    .sort((left, right) => right.imports - left.imports || (left.path < right.path ? -1 : 1));
   const resolvedKeys = new Set(edges.map((edge) => `${edge.from}\n${edge.specifier}`));
   const unresolved = files
     .flatMap((file) =>
@@ -106,7 +110,17 @@ export function summarizeImportGraph(
         .filter((record) => record.specifier.startsWith('.'))
         .map((record) => ({ path: file.path, specifier: record.specifier, line: record.line })),
     )
-    .filter((record) => !resolvedKeys.has(`${record.path}\n${record.specifier}`))
-    .slice(0, limit);
-  return { files: files.length, edges: edges.length, mostImported, entryPoints, unresolved };
+    .filter((record) => !resolvedKeys.has(`${record.path}\n${record.specifier}`));
+  return {
+    files: files.length,
+    edges: edges.length,
+    mostImported: mostImported.slice(0, limit),
+    entryPoints: entryPoints.slice(0, limit),
+    unresolved: unresolved.slice(0, limit),
+    totals: {
+      mostImported: mostImported.length,
+      entryPoints: entryPoints.length,
+      unresolved: unresolved.length,
+    },
+  };
 }

@@ -20,6 +20,8 @@ export interface ReferencesResult {
   readonly total: number;
   /** True when `files` holds fewer than `total` references. */
   readonly truncated: boolean;
+  /** How many files hold the `total` references (`files` may list fewer when truncated). */
+  readonly fileCount: number;
   readonly files: readonly FileReferences[];
 }
 
@@ -150,6 +152,7 @@ export async function findReferences(
     definitions,
     total: occurrences.length,
     truncated: occurrences.length > maxReferences,
+    fileCount: new Set(occurrences.map((occurrence) => occurrence.path)).size,
     files,
   };
 }

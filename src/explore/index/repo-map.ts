@@ -21,6 +21,10 @@ export interface RepoMap {
   readonly maxTokens: number;
   /** Focus files given that are not source files of the index (missing, hidden or unsupported); they were ignored. */
   readonly unknownFocusFiles: readonly string[];
+  /** How many files the ranking holds and how many ranked definitions it has; the map shows a budgeted part. */
+  readonly totals: { readonly files: number; readonly definitions: number };
+  /** How many of the ranked definitions the map shows with their signatures. */
+  readonly shownDefinitions: number;
   /** The files in the map, in order, with their PageRank. */
   readonly files: readonly {
     readonly path: string;
@@ -121,6 +125,8 @@ export function buildRepoMap(
     estimatedTokens: estimateTokens(text),
     maxTokens,
     unknownFocusFiles: (options.focusFiles ?? []).filter((path) => !byPath.has(path)),
+    totals: { files: rankedFiles.length, definitions: tags.length },
+    shownDefinitions: low,
     files: entries.map((entry) => ({
       path: entry.path,
       rank: entry.rank,

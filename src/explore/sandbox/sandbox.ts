@@ -65,8 +65,12 @@ export interface ListFilesOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Repo-relative, sorted paths; `truncated` is true when the walk stopped at `maxFiles`. */
-export type FileListing = string[] & { readonly truncated: boolean };
+/**
+ * Repo-relative, sorted paths; `truncated` is true when the walk stopped at `maxFiles`;
+ * `directories` names the repo-relative directories whose entries were read ('' for the
+ * root; empty when a single file was listed), so a caller can tell when a listing is stale.
+ */
+export type FileListing = string[] & { readonly truncated: boolean; readonly directories: readonly string[] };
 
 /** What {@link Sandbox.readText} returns. */
 export interface TextFile {
@@ -239,10 +243,10 @@ export class Sandbox {
     };
     if (stats.isFile) {
       const files = this.isVisible(start) && matchesPattern(start) ? [start] : [];
-      return withTruncated(files, false);
+      return withTruncated(files, false, []);
     }
     if ([start, realStart].some((candidate) => this.#isExcludedWithParents(candidate))) {
-      return withTruncated([], false);
+      return withTruncated([], false, []);
     }
     // The walk skips symlinks, so only its start can be one (or lie below one): then each
     // entry is also checked under its real path, so a link cannot dodge exclude or deny.
@@ -264,7 +268,7 @@ export class Sandbox {
         matchesPattern(relative),
       signal: options.signal,
     });
-    return withTruncated(result.files, result.truncated);
+    return withTruncated(result.files, result.truncated, result.directories);
   }
 
   /**
@@ -407,7 +411,10 @@ export class Sandbox {
   }
 }
 
-/** Adds a non-enumerable `truncated` flag, so the listing still compares equal to a plain array. */
-function withTruncated(files: string[], truncated: boolean): FileListing {
-  return Object.defineProperty(files, 'truncated', { value: truncated, enumerable: false }) as FileListing;
+/** Adds non-enumerable `truncated` and `directories`, so the listing still compares equal to a plain array. */
+function withTruncated(files: string[], truncated: boolean, directories: readonly string[]): FileListing {
+  return Object.defineProperties(files, {
+    truncated: { value: truncated, enumerable: false },
+    directories: { value: directories, enumerable: false },
+  }) as FileListing;
 }

@@ -20,10 +20,12 @@ export interface WalkOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** The files a walk found, repo-relative and sorted, and whether it stopped at the cap. */
+/** The files a walk found, repo-relative and sorted, whether it stopped at the cap, and the directories it read. */
 export interface WalkResult {
   readonly files: string[];
   readonly truncated: boolean;
+  /** Repo-relative directories whose entries were read ('' for the root), in walk order. */
+  readonly directories: string[];
 }
 
 /** Directories read in parallel per step: enough to keep the disk busy, few enough for file handles. */
@@ -39,8 +41,10 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
   // Bound the work even when a pattern accepts few of many files.
   const maxVisited = options.maxFiles * 10;
   let visited = 0;
+  const directories: string[] = [];
   let level = [options.start];
   while (level.length > 0) {
+    directories.push(...level);
     const listings = await mapBounded(level, (directory) => readDirectory(options, directory));
     const next: string[] = [];
     for (const [index, entries] of listings.entries()) {
@@ -52,17 +56,17 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
         if (options.isHidden(relativePath, entry.name, isDirectory)) continue;
         if (options.rules.isIgnored(relativePath, isDirectory)) continue;
         visited += 1;
-        if (visited > maxVisited) return { files: files.sort(), truncated: true };
+        if (visited > maxVisited) return { files: files.sort(), truncated: true, directories };
         if (isDirectory) next.push(relativePath);
         else if (options.accept(relativePath)) {
-          if (files.length === options.maxFiles) return { files: files.sort(), truncated: true };
+          if (files.length === options.maxFiles) return { files: files.sort(), truncated: true, directories };
           files.push(relativePath);
         }
       }
     }
     level = next;
   }
-  return { files: files.sort(), truncated: false };
+  return { files: files.sort(), truncated: false, directories };
 }
 
 async function readDirectory(options: WalkOptions, directory: string): Promise<Dirent[]> {

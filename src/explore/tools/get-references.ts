@@ -49,7 +49,7 @@ export function createGetReferencesTool(options: CodeIntelligenceToolOptions) {
         .map((definition) => `${definition.path}:${definition.line}`)
         .join(', ');
       const lines = [
-        `${result.total} references to "${symbol}" in ${countFiles(result)} files (declared at ${declared}):`,
+        `${result.total} references to "${symbol}" in ${result.fileCount} files (declared at ${declared}):`,
       ];
       for (const file of result.files) {
         lines.push(`${file.path} (${file.references.length})`);
@@ -57,18 +57,12 @@ export function createGetReferencesTool(options: CodeIntelligenceToolOptions) {
       }
       if (result.truncated) {
         lines.push(
-          `[Showing ${maxReferencesShown} of ${result.total}. Pass path to narrow to one declaration, or use search_text within a directory.]`,
+          `[Showing the first ${maxReferencesShown} of ${result.total} references in path order, from ${result.files.length} ` +
+            `of ${result.fileCount} files (through ${result.files.at(-1)?.path ?? ''}). For the rest, pass path to narrow ` +
+            'to one declaration, or search_text for the name with path set to a directory not yet covered.]',
         );
       }
       return truncateOutput(lines.join('\n'), maxOutputChars, 'Pass path to narrow.');
     },
   });
-}
-
-function countFiles(result: {
-  readonly total: number;
-  readonly truncated: boolean;
-  readonly files: readonly unknown[];
-}): string {
-  return result.truncated ? `at least ${result.files.length}` : String(result.files.length);
 }

@@ -40,12 +40,24 @@ function formatSummary(summary: ImportGraphSummary): string {
     `${summary.files} source ${summary.files === 1 ? 'file' : 'files'}, ${summary.edges} resolved ${summary.edges === 1 ? 'import' : 'imports'}.`,
   ];
   // Headings only over lists that have entries.
-  if (summary.mostImported.length > 0) lines.push('Most imported:');
+  const ofTotal = (shown: number, total: number, noun: string): string =>
+    shown < total
+      ? ` (top ${shown} of ${total} ${noun}; pass path to see one file's imports and importers)`
+      : '';
+  if (summary.mostImported.length > 0)
+    lines.push(
+      `Most imported${ofTotal(summary.mostImported.length, summary.totals.mostImported, 'imported files')}:`,
+    );
   for (const entry of summary.mostImported) lines.push(`  ${entry.path} <- ${entry.importedBy} files`);
-  if (summary.entryPoints.length > 0) lines.push('Entry points (imported by no file):');
+  if (summary.entryPoints.length > 0)
+    lines.push(
+      `Entry points (imported by no file)${ofTotal(summary.entryPoints.length, summary.totals.entryPoints, 'entry points')}:`,
+    );
   for (const entry of summary.entryPoints) lines.push(`  ${entry.path} (imports ${entry.imports})`);
   if (summary.unresolved.length > 0) {
-    lines.push('Unresolved relative imports:');
+    lines.push(
+      `Unresolved relative imports${ofTotal(summary.unresolved.length, summary.totals.unresolved, 'unresolved imports')}:`,
+    );
     for (const entry of summary.unresolved) lines.push(`  ${entry.path}:${entry.line} "${entry.specifier}"`);
   }
   return lines.join('\n');

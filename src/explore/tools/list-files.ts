@@ -4,6 +4,7 @@ import { readOnlyCodeToolAnnotations } from './read-only-annotations.js';
 import { resolveCodeToolLimits } from '../code-tool-limits.js';
 import type { CodeToolFactoryOptions } from '../code-tool-limits.js';
 import { truncateOutput } from './truncate-output.js';
+import { walkStopped } from './walk-stopped.js';
 
 const parameters = z.object({
   path: z.string().optional().describe('Directory to list, relative to the repository root. Default ".".'),
@@ -44,6 +45,8 @@ export function createListFilesTool(options: CodeToolFactoryOptions) {
         ...(context?.signal === undefined ? {} : { signal: context.signal }),
       });
       const filter = input.pattern === undefined ? '' : ` matching "${input.pattern}"`;
+      if (files.length === 0 && files.truncated)
+        return `No files${filter} under "${path}" so far: ${walkStopped(0, limits.maxFiles)} Narrow with \`path\` or \`pattern\` to list the rest.`;
       if (files.length === 0) {
         if (input.pattern !== undefined)
           return `No files matching "${input.pattern}" under "${path}". Try a broader pattern.`;
@@ -69,7 +72,7 @@ export function createListFilesTool(options: CodeToolFactoryOptions) {
       } else if (files.truncated) {
         lines.push(
           '',
-          `[The walk stopped at ${limits.maxFiles} files; narrow with \`path\` or \`pattern\`.]`,
+          `[${walkStopped(files.length, limits.maxFiles)} Narrow with \`path\` or \`pattern\` to list the rest.]`,
         );
       }
       return truncateOutput(lines.join('\n'), limits.maxOutputChars, 'Narrow with `path` or `pattern`.');

@@ -43,9 +43,25 @@ export function createRepoMapTool(options: CodeIntelligenceToolOptions) {
         maxTokens < requested
           ? `budget ${maxTokens}: max_tokens ${requested} is limited by the ${maxOutputChars}-character output cap`
           : `budget ${maxTokens}`;
-      const header = (count: number, tokens: number): string =>
-        `Repo map: ${count} files, ~${tokens} tokens (${budget}; 1 token ~ 4 characters). Format: path, then line: signature.`;
-      const reserve = estimateTokens(header(99_999, 99_999)) + 1;
+      const header = (map: {
+        readonly files: readonly unknown[];
+        readonly estimatedTokens: number;
+        readonly totals: { readonly files: number; readonly definitions: number };
+        readonly shownDefinitions: number;
+      }): string =>
+        `Repo map: ${map.files.length} of ${map.totals.files} ranked files, signatures of the top ${map.shownDefinitions} of ` +
+        `${map.totals.definitions} ranked definitions, ~${map.estimatedTokens} tokens (${budget}; 1 token ~ 4 characters). ` +
+        `${map.files.length < map.totals.files || map.shownDefinitions < map.totals.definitions ? 'Raise max_tokens or pass focus_files / focus_symbols to see more. ' : ''}` +
+        'Format: path, then line: signature.';
+      const reserve =
+        estimateTokens(
+          header({
+            files: new Array<never>(99_999),
+            estimatedTokens: 99_999,
+            totals: { files: 999_999, definitions: 999_999 },
+            shownDefinitions: 99_999,
+          }),
+        ) + 1;
       const map = await options.index.repoMap({
         maxTokens: Math.max(16, maxTokens - reserve),
         ...(input.focus_files === undefined ? {} : { focusFiles: input.focus_files }),
@@ -53,7 +69,7 @@ export function createRepoMapTool(options: CodeIntelligenceToolOptions) {
         signal: context?.signal,
       });
       if (map.text === '') return 'The repository has no source files the index understands.';
-      const lines = [header(map.files.length, map.estimatedTokens)];
+      const lines = [header(map)];
       if (map.unknownFocusFiles.length > 0) {
         lines.push(
           `[Focus files not in the index, ignored: ${map.unknownFocusFiles.join(', ')}. ` +

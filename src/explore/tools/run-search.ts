@@ -15,6 +15,11 @@ export interface RunSearchOptions {
   readonly literals: readonly string[];
   /** Whether matching may run on a Latin-1 view of a non-ASCII file (no UTF-8 decode). */
   readonly latin1Safety: Latin1Safety;
+  /**
+   * Indexes into `files` of the only files that can match (found by ripgrep); the others are
+   * only checked against `maxFileBytes`. @default every file
+   */
+  readonly candidates?: ReadonlySet<number> | undefined;
   readonly maxResults: number;
   readonly maxFileBytes: number;
   /** Matched lines longer than this are shown as a window around the match. */
@@ -96,7 +101,11 @@ export async function runSearch(options: RunSearchOptions): Promise<SearchOutcom
     const all = Promise.all(
       used.map((worker, first) => {
         const share: string[] = [];
-        for (let index = first; index < files.length; index += used.length) share.push(files[index] ?? '');
+        const candidates: boolean[] | null = options.candidates === undefined ? null : [];
+        for (let index = first; index < files.length; index += used.length) {
+          share.push(files[index] ?? '');
+          candidates?.push(options.candidates?.has(index) === true);
+        }
         return ask(worker, {
           id,
           root: options.root,
@@ -108,6 +117,7 @@ export async function runSearch(options: RunSearchOptions): Promise<SearchOutcom
           maxFileBytes: options.maxFileBytes,
           maxLineChars: options.maxLineChars,
           files: share,
+          candidates,
           first,
           stride: used.length,
         });

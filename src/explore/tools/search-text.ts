@@ -7,6 +7,11 @@ import { formatBytes } from '../sandbox/sandbox.js';
 import { runSearch, SearchStoppedError } from './run-search.js';
 import type { Latin1Safety, SearchOutcome } from './run-search.js';
 import { truncateOutput } from './truncate-output.js';
+import { walkStopped } from './walk-stopped.js';
+import { SearchListingCache } from './search-listing-cache.js';
+import { findRipgrepCandidates, isRipgrepAvailable } from './ripgrep-candidates.js';
+import { privateKeyKeyword } from '../sandbox/private-key-blocks.js';
+import { defaultExcludedNames } from '../sandbox/sandbox-defaults.js';
 
 /** How many matched lines `search_text` returns when the model does not say. */
 export const defaultSearchMaxResults = 100;
@@ -36,10 +41,17 @@ const parameters = z.object({
  * Creates the `search_text` tool: a grep over the visible files, answering
  * `path:line: text` lines; over the cap, per-file counts and a request to narrow. Matching
  * runs in worker threads with a time budget, so a catastrophic regex cannot hang the process.
+ * When ripgrep is available (see `CodeToolFactoryOptions.ripgrep`) and every match must contain
+ * a plain string, ripgrep first picks the files holding that string among the sandbox's visible
+ * files, and the workers read only those: the answer is the same either way. The file listing
+ * is kept between searches while no directory or `.gitignore` in it has changed.
  */
 export function createSearchTextTool(options: CodeToolFactoryOptions) {
   const { sandbox } = options;
   const limits = resolveCodeToolLimits(options);
+  const listings = new SearchListingCache(sandbox);
+  const ripgrep = options.ripgrep ?? true;
+  const ripgrepCommand = ripgrep === false ? null : ripgrep === true ? 'rg' : ripgrep;
   return defineTool({
     name: 'search_text',
     description:
@@ -63,26 +75,51 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
           { cause: error },
         );
       }
+      const startedMs = Date.now();
       // Not awaited: the search workers boot while the tree is walked.
-      const listing = sandbox.listFiles({
+      const listing = listings.list({
         path: input.path ?? '.',
         ...(input.glob === undefined ? {} : { pattern: input.glob }),
         ...(context?.signal === undefined ? {} : { signal: context.signal }),
       });
+      // Awaited later, possibly after other awaits: its failure is handled there.
+      listing.catch(() => undefined);
       const maxResults = input.max_results ?? defaultSearchMaxResults;
+      const literals = requiredLiterals(source);
       let outcome: SearchOutcome;
       try {
+        let candidates: Set<number> | undefined;
+        const [longest] = literals;
+        if (ripgrepCommand !== null && longest !== undefined && (await isRipgrepAvailable(ripgrepCommand))) {
+          const files = await listing;
+          // A single file (no directory walked) is read directly.
+          if (files.directories.length > 0)
+            candidates =
+              (await findRipgrepCandidates({
+                command: ripgrepCommand,
+                root: sandbox.root,
+                start: files.directories[0] === '' ? '.' : (files.directories[0] ?? '.'),
+                files,
+                excludedNames: defaultExcludedNames,
+                // A private key block's redaction marker is text the file's bytes do not hold.
+                literals: [longest, privateKeyKeyword],
+                ignoreCase: flags.includes('i'),
+                timeoutMs: limits.searchTimeoutMs,
+                signal: context?.signal,
+              })) ?? undefined;
+        }
         outcome = await runSearch({
           root: sandbox.root,
           files: listing,
+          candidates,
           source,
           flags,
-          literals: requiredLiterals(source),
+          literals,
           latin1Safety: latin1Safety(source),
           maxResults,
           maxFileBytes: limits.maxFileBytes,
           maxLineChars: 300,
-          timeoutMs: limits.searchTimeoutMs,
+          timeoutMs: Math.max(1, limits.searchTimeoutMs - (Date.now() - startedMs)),
           signal: context?.signal,
         });
       } catch (error) {
@@ -108,7 +145,7 @@ function format(
     files: number;
     walkTruncated: boolean;
     maxResults: number;
-    limits: { maxFileBytes: number; maxOutputChars: number };
+    limits: { maxFileBytes: number; maxOutputChars: number; maxFiles: number };
   },
 ): string {
   const total = outcome.counts.reduce((sum, entry) => sum + entry.count, 0);
@@ -135,7 +172,10 @@ function format(
     );
   }
   if (context.walkTruncated)
-    notes.push('[Only the first files of a very large tree were searched; narrow with path or glob.]');
+    notes.push(
+      `[Only ${context.files} files were searched. ${walkStopped(context.files, context.limits.maxFiles)} ` +
+        'Narrow with path or glob to search the rest.]',
+    );
   const text = [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
   return truncateOutput(
     text,

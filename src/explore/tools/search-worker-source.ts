@@ -14,7 +14,8 @@ import {
  * size cap), reads into a reused buffer (one `read` for files under 64 KiB, no
  * `fstat`), skips binaries and files over the size cap, redacts private key blocks line by line
  * as `redactPrivateKeys` does (so their text never matches), rejects files missing a required
- * literal at the byte level before decoding, decodes pure-ASCII files as Latin-1 (a copy,
+ * literal at the byte level before decoding, only stats files ripgrep found no candidate
+ * literal in (for the size cap), decodes pure-ASCII files as Latin-1 (a copy,
  * not a UTF-8 decode), and keeps at most `maxResults` lines plus a count per file.
  */
 export const searchWorkerSource = String.raw`
@@ -126,7 +127,7 @@ export const searchWorkerSource = String.raw`
   };
 
   const search = (job) => {
-    const { root, files, first, stride, maxResults, maxFileBytes, maxLineChars, latin1Safety } = job;
+    const { root, files, candidates, first, stride, maxResults, maxFileBytes, maxLineChars, latin1Safety } = job;
     const { finder, prefilters } = compile(job);
     const matches = [];
     const counts = [];
@@ -137,6 +138,12 @@ export const searchWorkerSource = String.raw`
       let text;
       let bytes;
       let ascii;
+      if (candidates !== null && !candidates[position]) {
+        // Cannot match: only its size counts, as a read would find it.
+        const stats = fs.statSync(root + '/' + files[position], { throwIfNoEntry: false });
+        if (stats !== undefined && stats.isFile() && stats.size > maxFileBytes) large.push(fileIndex);
+        continue;
+      }
       try {
         const raw = read(root + '/' + files[position], maxFileBytes);
         if (raw === tooLarge) { large.push(fileIndex); continue; }

@@ -115,7 +115,7 @@ describe('code intelligence on axios', () => {
     );
     const text = await run('repo_map', { max_tokens: 512 });
     expect(estimateTokens(text)).toBeLessThanOrEqual(512);
-    expect(text).toMatch(/^Repo map: \d+ files/);
+    expect(text).toMatch(/^Repo map: \d+ of \d+ ranked files/);
   });
 
   it('get_symbols and get_structure describe lib/core/Axios.js', async () => {
