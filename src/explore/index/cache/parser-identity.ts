@@ -1,0 +1,43 @@
+import { createRequire } from 'node:module';
+import packageJson from '../../../../package.json' with { type: 'json' };
+import { treeSitterLanguages } from '../tree-sitter/tree-sitter-languages.js';
+import { cacheEntryFormat } from './cache-entry.js';
+
+/** Where to resolve the optional parser packages from: this module (the CommonJS build has no `import.meta.url`). */
+function requireHere(): NodeJS.Require {
+  const url = (import.meta as { url?: unknown }).url;
+  return createRequire(typeof url === 'string' && url !== '' ? url : __filename);
+}
+
+function installedVersion(packageName: string): string {
+  try {
+    return (requireHere()(`${packageName}/package.json`) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'missing';
+  }
+}
+
+let identity: string | undefined;
+
+/**
+ * What produced a parse, as part of every cache key: this package's version, the cache entry
+ * format, the V8 that serialized it, and the installed versions of TypeScript, web-tree-sitter and
+ * each grammar (read from their package.json, so nothing is loaded). A new version of any of them
+ * makes every entry a miss, never a stale hit.
+ */
+export function parserIdentity(): string {
+  identity ??= JSON.stringify([
+    packageJson.name,
+    packageJson.version,
+    cacheEntryFormat,
+    process.versions.v8,
+    [
+      'typescript',
+      'web-tree-sitter',
+      ...Object.values(treeSitterLanguages).map((spec) => spec.grammarPackage),
+    ]
+      .sort()
+      .map((name) => `${name}@${installedVersion(name)}`),
+  ]);
+  return identity;
+}
