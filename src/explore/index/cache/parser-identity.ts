@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { treeSitterLanguages } from '../tree-sitter/tree-sitter-languages.js';
 import { cacheEntryFormat } from './cache-entry.js';
@@ -9,12 +11,21 @@ function requireHere(): NodeJS.Require {
   return createRequire(typeof url === 'string' && url !== '' ? url : __filename);
 }
 
+/**
+ * The version in the package.json of `packageName` where Node would find it. Read, not required
+ * (a required package.json would show the package as loaded), and looked up in the
+ * `node_modules` folders directly, as some packages do not export their package.json.
+ */
 function installedVersion(packageName: string): string {
-  try {
-    return (requireHere()(`${packageName}/package.json`) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'missing';
+  for (const folder of requireHere().resolve.paths(packageName) ?? []) {
+    try {
+      const manifest = readFileSync(join(folder, packageName, 'package.json'), 'utf8');
+      return (JSON.parse(manifest) as { version?: string }).version ?? 'unknown';
+    } catch {
+      // Not in this folder: try the next one up.
+    }
   }
+  return 'missing';
 }
 
 let identity: string | undefined;
