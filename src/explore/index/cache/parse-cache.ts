@@ -9,7 +9,7 @@ import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
 const touchAfterMs = 60 * 60 * 1000;
 /** A temporary file older than this was left by a process that died mid-write. */
 const staleTemporaryMs = 10 * 60 * 1000;
-/** Trimming stops once the cache is this share of its cap, so it does not run after every write. */
+/** Trimming stops once the cache is this share of its cap, leaving room for the writes until the next trim. */
 const trimTarget = 0.8;
 const trimConcurrency = 32;
 
@@ -23,7 +23,8 @@ interface EntryStats {
  * Parse results on disk, one file per entry under `<directory>/parses-v<format>/<2 hex>/<key>`,
  * shared by every repository and process using the folder. Writes go to a temporary file renamed
  * into place, so a reader sees a whole entry or none and two writers of one key do not clash; no
- * locks are taken. An entry that fails its checks is deleted and reported as a miss. Any file
+ * locks are taken. The size is checked on a process's first write and after every eighth of the
+ * cap written, so between checks it may run over by that much. An entry that fails its checks is deleted and reported as a miss. Any file
  * system error makes the cache do less (a failed write stops further writes in this process),
  * never throws.
  */
@@ -33,6 +34,7 @@ export class ParseCache {
   readonly #shards = new Map<string, Promise<boolean>>();
   #writable = true;
   #writtenSinceTrim = 0;
+  #trimmed = false;
   #trimming: Promise<void> | undefined;
   #trimAgain = false;
 
@@ -80,12 +82,11 @@ export class ParseCache {
       await unlink(temporary).catch(() => undefined);
       return;
     }
-    if (this.#trimming === undefined || this.#writtenSinceTrim > this.#maxBytes / 8) this.#scheduleTrim();
-  }
-
-  /** Resolves when no trim is running (tests and callers that exit right after indexing). */
-  async settled(): Promise<void> {
-    while (this.#trimming !== undefined) await this.#trimming;
+    // The first write of a process trims, then every eighth of the cap written: not every write.
+    if (!this.#trimmed || this.#writtenSinceTrim > this.#maxBytes / 8) {
+      this.#trimmed = true;
+      this.#scheduleTrim();
+    }
   }
 
   #location(key: string): string {
