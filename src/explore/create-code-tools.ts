@@ -10,6 +10,7 @@ import { createGitLogTool } from './tools/git-log.js';
 import { createGitDiffTool } from './tools/git-diff.js';
 import { withCodeIndex } from './index/code-intelligence-tool-options.js';
 import type { CodeIndex } from './index/code-index.js';
+import type { ParseCacheOptions } from './index/cache/parse-cache-options.js';
 import { createGetSymbolsTool } from './tools/get-symbols.js';
 import { createGetStructureTool } from './tools/get-structure.js';
 import { createGetImportsTool } from './tools/get-imports.js';
@@ -40,6 +41,12 @@ export interface CreateCodeToolsOptions {
   /** A prebuilt code index for the code intelligence tools, shared between registries. @default built lazily */
   readonly index?: CodeIndex;
   /**
+   * The code index's on-disk parse cache (see `CodeIndexOptions.cache`): `false` turns it off,
+   * `{ directory, maxBytes }` moves or caps it. Ignored when `index` is given.
+   * @default on, in the user cache folder, capped at 256 MiB
+   */
+  readonly cache?: boolean | ParseCacheOptions;
+  /**
    * Let `git_log` and `git_diff` run on a repository whose git data lies outside the folder
    * holding `.git` (a linked worktree, a submodule checkout, alternates): see `SandboxOptions`.
    * @default false
@@ -57,6 +64,7 @@ export interface CreateCodeToolsOptions {
 /** What a tool factory of the pack receives. */
 export interface CodeToolContext extends CodeToolFactoryOptions {
   readonly index?: CodeIndex;
+  readonly cache?: boolean | ParseCacheOptions;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -116,6 +124,7 @@ export function createCodeTools(options: CreateCodeToolsOptions): ToolRegistry {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep }),
     ...(options.index === undefined ? {} : { index: options.index }),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const registry: Record<string, Tool<any, any, any>> = {};

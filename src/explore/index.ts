@@ -34,6 +34,8 @@ export type { CodeToolLimits, CodeToolFactoryOptions } from './code-tool-limits.
 export { CodeIndex } from './index/code-index.js';
 export type { CodeIndexOptions, FileSymbols, QueryOptions } from './index/code-index.js';
 export type { CodeIndexSandbox } from './index/code-index-sandbox.js';
+export { defaultCacheDirectory, defaultCacheMaxBytes } from './index/cache/parse-cache-options.js';
+export type { ParseCacheOptions } from './index/cache/parse-cache-options.js';
 export { CodeIndexError } from './index/code-index-error.js';
 export type { CodeIndexErrorOptions } from './index/code-index-error.js';
 export type { CodeSymbol, SymbolKind, ImportRecord, ExportRecord, ParsedFile } from './index/code-symbol.js';

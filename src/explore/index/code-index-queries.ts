@@ -3,3 +3,4 @@
 export { parseFile } from './parse-file.js';
 export { findDefinitions } from './definitions.js';
 export { findReferences } from './references.js';
+export { cachedParser } from './cache/cached-parser.js';

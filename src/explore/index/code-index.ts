@@ -16,6 +16,9 @@ import { ProjectFiles } from './project-files.js';
 import { RecordingFiles } from './recording-files.js';
 import type { ScriptContext } from './script-context.js';
 import { SourceTexts } from './source-texts.js';
+import type { FileParser } from './project-files.js';
+import { resolveParseCacheOptions } from './cache/parse-cache-options.js';
+import type { ParseCacheOptions } from './cache/parse-cache-options.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
 import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
@@ -51,6 +54,13 @@ export interface CodeIndexOptions {
    * @default 'question'
    */
   readonly scope?: 'question' | 'whole-repo';
+  /**
+   * The on-disk cache of per-file parses, shared across processes and repositories: `false`
+   * turns it off, an object moves or caps it. Entries are keyed by file content, so edits and
+   * branch switches never get a stale parse.
+   * @default on, in the user cache folder (`defaultCacheDirectory()`), capped at 256 MiB
+   */
+  readonly cache?: boolean | ParseCacheOptions;
 }
 
 /** A file's symbols as the index sees them. */
@@ -120,10 +130,18 @@ export class CodeIndex {
     this.root = this.#sandbox.root;
     const maxFileBytes =
       options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
+    const cache = resolveParseCacheOptions(options.cache);
+    let parser: Promise<FileParser> | undefined;
     this.#files = new ProjectFiles({
       sandbox: this.#sandbox,
       maxFileBytes,
-      loadParser: async () => (await loadCodeIndexQueries()).parseFile,
+      loadParser: () => {
+        parser ??= loadCodeIndexQueries().then(({ parseFile, cachedParser }) =>
+          cache === undefined ? parseFile : cachedParser(parseFile, cache),
+        );
+        parser.catch(() => (parser = undefined));
+        return parser;
+      },
     });
     this.#texts = new SourceTexts({ sandbox: this.#sandbox, maxFileBytes });
     this.#scope = options.scope ?? 'question';

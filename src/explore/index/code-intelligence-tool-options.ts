@@ -2,6 +2,7 @@ import type { CodeToolLimits } from '../code-tool-limits.js';
 import { defaultCodeToolLimits } from '../code-tool-limits.js';
 import { CodeIndex } from './code-index.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
+import type { ParseCacheOptions } from './cache/parse-cache-options.js';
 
 /** What each code intelligence tool factory takes: the shared index and optional output caps. */
 export interface CodeIntelligenceToolOptions {
@@ -36,6 +37,7 @@ interface RegistryContext {
   readonly sandbox: CodeIndexSandbox & object;
   readonly limits?: Partial<CodeToolLimits>;
   readonly index?: unknown;
+  readonly cache?: boolean | ParseCacheOptions;
 }
 
 /**
@@ -46,7 +48,11 @@ export function withCodeIndex<Result>(factory: (options: CodeIntelligenceToolOpt
   return (context: RegistryContext): Result => {
     const index = codeIndexFor(
       context.sandbox,
-      () => new CodeIndex({ sandbox: context.sandbox }),
+      () =>
+        new CodeIndex({
+          sandbox: context.sandbox,
+          ...(context.cache === undefined ? {} : { cache: context.cache }),
+        }),
       context.index,
     );
     return factory({ index, ...(context.limits === undefined ? {} : { limits: context.limits }) });

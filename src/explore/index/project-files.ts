@@ -3,6 +3,8 @@ import { posix } from 'node:path';
 import type { ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
+import { directoriesChanged, directoryVersions } from './directory-versions.js';
+import type { DirectoryVersions } from './directory-versions.js';
 
 const statConcurrency = 64;
 
@@ -25,14 +27,18 @@ interface CachedParse {
 }
 
 /**
- * The index's view of the repo: the listing of source files (cached until `refresh`), each
- * file's `mtimeMs:size` version (re-checked once per query), and parse results cached by version.
+ * The index's view of the repo: the listing of source files (listed again when a folder holding
+ * listed files changes its mtime, or after `refresh`), each file's `mtimeMs:size` version
+ * (re-checked once per query), and parse results cached by version.
  */
 export class ProjectFiles {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
   readonly #loadParser: () => Promise<FileParser>;
   #listing: Promise<readonly string[]> | undefined;
+  /** The folders of the current listing and their mtimes, to tell when to list again. */
+  #directories: Promise<DirectoryVersions | undefined> | undefined;
+  #lastListing: readonly string[] | undefined;
   #versions = new Map<string, string>();
   #scriptFiles: readonly string[] = [];
   readonly #parses = new Map<string, CachedParse>();
@@ -54,11 +60,29 @@ export class ProjectFiles {
     this.#listing = undefined;
   }
 
-  /** Every visible file, repo-relative and sorted, listed once until `refresh`. */
+  /**
+   * Every visible file, repo-relative and sorted, listed once until `revalidate` sees a folder
+   * change or `refresh` is called. A new listing with the same files is the same array, so what
+   * is built per listing (the module resolver) is kept.
+   */
   list(signal?: AbortSignal): Promise<readonly string[]> {
-    this.#listing ??= this.#sandbox.listFiles(signal === undefined ? {} : { signal });
-    this.#listing.catch(() => (this.#listing = undefined));
-    return this.#listing;
+    if (this.#listing !== undefined) return this.#listing;
+    const walkStartedAt = Date.now();
+    const listing = this.#sandbox.listFiles(signal === undefined ? {} : { signal }).then((files) => {
+      const previous = this.#lastListing;
+      const same =
+        previous?.length === files.length && files.every((file, index) => previous[index] === file);
+      this.#lastListing = same ? previous : files;
+      return this.#lastListing;
+    });
+    this.#listing = listing;
+    this.#directories = listing
+      .then((files) => directoryVersions(this.#sandbox.root, files, walkStartedAt))
+      .catch(() => undefined);
+    listing.catch(() => {
+      if (this.#listing === listing) this.#listing = undefined;
+    });
+    return listing;
   }
 
   /** JS/TS files within the size limit, as of the last `revalidate`. */
@@ -76,8 +100,40 @@ export class ProjectFiles {
     return this.#versions;
   }
 
-  /** Stats every listed file and drops parse results of files that changed. */
+  /**
+   * Stats every listed file and drops parse results of files that changed; lists the repo again
+   * first when a folder of the listing changed (a file added, deleted or renamed).
+   */
   async revalidate(signal?: AbortSignal): Promise<void> {
+    const listing = this.#listing;
+    const directories = this.#directories;
+    // The folder check runs beside the file stats; a changed folder means listing and stat'ing again.
+    const [listChanged, stated] = await Promise.all([
+      directories?.then((versions) =>
+        versions === undefined ? false : directoriesChanged(this.#sandbox.root, versions, signal),
+      ),
+      this.#statListed(signal),
+    ]);
+    let { files, versions } = stated;
+    if (listChanged === true) {
+      if (this.#listing === listing) this.#listing = undefined;
+      ({ files, versions } = await this.#statListed(signal));
+    }
+    const unchanged = files.every((file) => versions.get(file) === this.#versions.get(file));
+    if (!unchanged || versions.size !== this.#versions.size) {
+      this.#generation += 1;
+      this.#versions = versions;
+      this.#scriptFiles = files.filter((file) => versions.has(file) && isScriptFile(file));
+    }
+    for (const path of this.#parses.keys()) {
+      if (this.#parses.get(path)?.version !== versions.get(path)) this.#parses.delete(path);
+    }
+  }
+
+  /** The listed files in a supported language, and the `mtimeMs:size` of those that are files within the size limit. */
+  async #statListed(
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly files: readonly string[]; readonly versions: Map<string, string> }> {
     const files = (await this.list(signal)).filter((file) => languageOf(file) !== undefined);
     const versions = new Map<string, string>();
     for (let start = 0; start < files.length; start += statConcurrency) {
@@ -93,15 +149,7 @@ export class ProjectFiles {
         }
       });
     }
-    const unchanged = files.every((file) => versions.get(file) === this.#versions.get(file));
-    if (!unchanged || versions.size !== this.#versions.size) {
-      this.#generation += 1;
-      this.#versions = versions;
-      this.#scriptFiles = files.filter((file) => versions.has(file) && isScriptFile(file));
-    }
-    for (const path of this.#parses.keys()) {
-      if (this.#parses.get(path)?.version !== versions.get(path)) this.#parses.delete(path);
-    }
+    return { files, versions };
   }
 
   /** Parses one file through the sandbox (so a bad path gets the sandbox's error), cached by version. */

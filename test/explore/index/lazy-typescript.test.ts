@@ -106,10 +106,20 @@ async function probe<Result = Probe>(
   scripts: Record<'esm' | 'cjs', readonly string[]> = probes,
   probeRoot: string = root,
 ): Promise<Result> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PROBE_ROOT: probeRoot };
+  // A fresh parse cache each run: a parse cached by an earlier run would need no compiler.
+  const cache = await mkdtemp(join(tmpdir(), 'lazy-typescript-cache-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PROBE_ROOT: probeRoot,
+    TOOL_ORCHESTRATOR_CACHE_DIR: cache,
+  };
   delete env.NODE_OPTIONS;
-  const { stdout } = await run(process.execPath, scripts[format], { env, timeout: 15_000 });
-  return JSON.parse(stdout) as Result;
+  try {
+    const { stdout } = await run(process.execPath, scripts[format], { env, timeout: 15_000 });
+    return JSON.parse(stdout) as Result;
+  } finally {
+    await rm(cache, { recursive: true, force: true });
+  }
 }
 
 describe('the explore entry loads typescript lazily (dist/)', () => {

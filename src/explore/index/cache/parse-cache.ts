@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ParsedFile } from '../code-symbol.js';
+import { cacheEntryFormat, decodeCacheEntry, encodeCacheEntry } from './cache-entry.js';
+import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
+
+/** A hit older than this is touched (its mtime set to now), so that trimming drops the least recently used. */
+const touchAfterMs = 60 * 60 * 1000;
+/** A temporary file older than this was left by a process that died mid-write. */
+const staleTemporaryMs = 10 * 60 * 1000;
+/** Trimming stops once the cache is this share of its cap, leaving room for the writes until the next trim. */
+const trimTarget = 0.8;
+const trimConcurrency = 32;
+
+interface EntryStats {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * Parse results on disk, one file per entry under `<directory>/parses-v<format>/<2 hex>/<key>`,
+ * shared by every repository and process using the folder. Writes go to a temporary file renamed
+ * into place, so a reader sees a whole entry or none and two writers of one key do not clash; no
+ * locks are taken. The size is checked on a process's first write and after every eighth of the
+ * cap written, so between checks it may run over by that much. An entry that fails its checks is deleted and reported as a miss. Any file
+ * system error makes the cache do less (a failed write stops further writes in this process),
+ * never throws.
+ */
+export class ParseCache {
+  readonly #folder: string;
+  readonly #maxBytes: number;
+  readonly #shards = new Map<string, Promise<boolean>>();
+  #writable = true;
+  #writtenSinceTrim = 0;
+  #trimmed = false;
+  #trimming: Promise<void> | undefined;
+  #trimAgain = false;
+
+  constructor(options: ResolvedParseCacheOptions) {
+    this.#folder = join(options.directory, `parses-v${cacheEntryFormat}`);
+    this.#maxBytes = options.maxBytes;
+  }
+
+  /** The parse stored under `key` for `path`, or `undefined` when absent, unreadable or damaged (then deleted). */
+  async get(key: string, path: string): Promise<ParsedFile | undefined> {
+    const location = this.#location(key);
+    let bytes: Buffer;
+    try {
+      const handle = await open(location, 'r');
+      try {
+        bytes = await handle.readFile();
+        const now = Date.now();
+        if (now - (await handle.stat()).mtimeMs > touchAfterMs) {
+          await handle.utimes(now / 1000, now / 1000).catch(() => undefined);
+        }
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return undefined;
+    }
+    const file = decodeCacheEntry(bytes, key, path);
+    if (file === undefined) await unlink(location).catch(() => undefined);
+    return file;
+  }
+
+  /** Stores a parse under `key`; resolves when written, or given up on. */
+  async set(key: string, file: ParsedFile): Promise<void> {
+    if (!this.#writable) return;
+    const location = this.#location(key);
+    const temporary = `${location}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      if (!(await this.#ensureShard(key.slice(0, 2)))) return;
+      const bytes = encodeCacheEntry(key, file);
+      await writeFile(temporary, bytes);
+      await rename(temporary, location);
+      this.#writtenSinceTrim += bytes.length;
+    } catch {
+      this.#writable = false;
+      await unlink(temporary).catch(() => undefined);
+      return;
+    }
+    // The first write of a process trims, then every eighth of the cap written: not every write.
+    if (!this.#trimmed || this.#writtenSinceTrim > this.#maxBytes / 8) {
+      this.#trimmed = true;
+      this.#scheduleTrim();
+    }
+  }
+
+  #location(key: string): string {
+    return join(this.#folder, key.slice(0, 2), key);
+  }
+
+  #ensureShard(shard: string): Promise<boolean> {
+    let made = this.#shards.get(shard);
+    if (made === undefined) {
+      made = mkdir(join(this.#folder, shard), { recursive: true }).then(
+        () => true,
+        () => false,
+      );
+      this.#shards.set(shard, made);
+    }
+    return made;
+  }
+
+  /** Runs a trim now, or once more after the one running: the last write is always followed by one. */
+  #scheduleTrim(): void {
+    if (this.#trimming !== undefined) {
+      this.#trimAgain = true;
+      return;
+    }
+    this.#writtenSinceTrim = 0;
+    this.#trimming = this.#trim()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#trimming = undefined;
+        if (this.#trimAgain) {
+          this.#trimAgain = false;
+          this.#scheduleTrim();
+        }
+      });
+  }
+
+  /** Deletes stale temporary files, then the least recently used entries while the cache is over its cap. */
+  async #trim(): Promise<void> {
+    const shards = await readdir(this.#folder).catch(() => [] as string[]);
+    const entries: EntryStats[] = [];
+    for (const shard of shards) {
+      const names = await readdir(join(this.#folder, shard)).catch(() => [] as string[]);
+      for (let start = 0; start < names.length; start += trimConcurrency) {
+        const batch = names
+          .slice(start, start + trimConcurrency)
+          .map((name) => join(this.#folder, shard, name));
+        const stats = await Promise.all(batch.map((path) => stat(path).catch(() => undefined)));
+        stats.forEach((stats, offset) => {
+          const path = batch[offset];
+          if (stats?.isFile() && path !== undefined)
+            entries.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
+        });
+      }
+    }
+    const now = Date.now();
+    let total = 0;
+    const kept: EntryStats[] = [];
+    for (const entry of entries) {
+      if (entry.path.endsWith('.tmp') && now - entry.mtimeMs > staleTemporaryMs) {
+        await unlink(entry.path).catch(() => undefined);
+      } else {
+        total += entry.size;
+        kept.push(entry);
+      }
+    }
+    if (total <= this.#maxBytes) return;
+    kept.sort((left, right) => left.mtimeMs - right.mtimeMs);
+    for (const entry of kept) {
+      if (total <= this.#maxBytes * trimTarget) break;
+      await unlink(entry.path).catch(() => undefined);
+      total -= entry.size;
+    }
+  }
+}
