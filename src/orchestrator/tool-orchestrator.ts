@@ -27,7 +27,6 @@ import { AgentProfile } from './handoffs/agent-profile.js';
 import { runAgent } from './handoffs/handoff-run.js';
 import { defaultGenerateId, defaultNow } from '../shared/runtime-defaults.js';
 
-
 /**
  * Runs the tool-calling loop: call the model, execute its tool calls, append the results,
  * repeat until the model answers without tools, a stop condition holds, `maxTurns` or a budget

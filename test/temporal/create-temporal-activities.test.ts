@@ -297,7 +297,7 @@ describe('createTemporalActivities', () => {
   it('runs the context-request loop steps with the worker providers', async () => {
     const readme = defineContextProvider({
       name: 'readme',
-    description: 'Reads the README',
+      description: 'Reads the README',
       parameters: z.object({}),
       fulfill: async () => '# Project',
     });
