@@ -1,10 +1,11 @@
 import type { WorkflowInfo } from '@temporalio/workflow';
-import type { TraceEmitter, TraceEvent } from '../tracing/trace-events.js';
+import type { TraceEvent } from '../tracing/trace-events.js';
 import type { InjectedTraceSinks } from './trace-sinks.js';
 
 /**
  * The worker's `sinks` option that hands the trace events of runs inside workflows to a trace
- * emitter (a JSONL file, OpenTelemetry, any `TraceEmitter`), as they happen and once: not again
+ * emitter (a JSONL file, OpenTelemetry, any `TraceEmitter`; it also receives the workflow's
+ * `WorkflowInfo`), as they happen and once: not again
  * when Temporal replays a workflow's history. A failing emitter is logged by the worker and never
  * fails the workflow.
  *
@@ -12,7 +13,7 @@ import type { InjectedTraceSinks } from './trace-sinks.js';
  * const worker = await Worker.create({ ...options, sinks: createTraceSinks(jsonlTraceEmitter('traces.jsonl')) });
  */
 export function createTraceSinks(
-  traceEmitter: TraceEmitter | ((event: TraceEvent, workflowInfo: WorkflowInfo) => void | Promise<void>),
+  traceEmitter: (event: TraceEvent, workflowInfo: WorkflowInfo) => void | Promise<void>,
 ): InjectedTraceSinks {
   return {
     toolOrchestrator: {

@@ -12,12 +12,15 @@ export interface TraceSinks extends Sinks {
   };
 }
 
-/** What the worker's `sinks` option takes for {@link TraceSinks}, as `@temporalio/worker` types it. */
-export interface InjectedTraceSinks {
+/**
+ * What the worker's `sinks` option takes for {@link TraceSinks}, as `@temporalio/worker` types it
+ * (a type alias, so it fits that option's index signature).
+ */
+export type InjectedTraceSinks = {
   readonly toolOrchestrator: {
     readonly event: {
       readonly fn: (workflowInfo: WorkflowInfo, event: TraceEvent) => void | Promise<void>;
       readonly callDuringReplay: false;
     };
   };
-}
+};
