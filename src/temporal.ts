@@ -5,7 +5,7 @@
 export { createTemporalActivities } from './temporal/create-temporal-activities.js';
 export type { TemporalActivitiesOptions } from './temporal/create-temporal-activities.js';
 export { createTraceSinks } from './temporal/create-trace-sinks.js';
-export type { InjectedTraceSinks, TraceSinks } from './temporal/trace-sinks.js';
+export type { InjectedTraceSinks, TraceSinks, TraceWorkflowInfo } from './temporal/trace-sinks.js';
 export type {
   AdapterDescription,
   AgentDescription,

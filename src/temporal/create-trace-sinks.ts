@@ -1,6 +1,5 @@
-import type { WorkflowInfo } from '@temporalio/workflow';
 import type { TraceEvent } from '../tracing/trace-events.js';
-import type { InjectedTraceSinks } from './trace-sinks.js';
+import type { InjectedTraceSinks, TraceWorkflowInfo } from './trace-sinks.js';
 
 /**
  * The worker's `sinks` option that hands the trace events of runs inside workflows to a trace
@@ -13,7 +12,7 @@ import type { InjectedTraceSinks } from './trace-sinks.js';
  * const worker = await Worker.create({ ...options, sinks: createTraceSinks(jsonlTraceEmitter('traces.jsonl')) });
  */
 export function createTraceSinks(
-  traceEmitter: (event: TraceEvent, workflowInfo: WorkflowInfo) => void | Promise<void>,
+  traceEmitter: (event: TraceEvent, workflowInfo: TraceWorkflowInfo) => void | Promise<void>,
 ): InjectedTraceSinks {
   return {
     toolOrchestrator: {

@@ -1,15 +1,25 @@
-import type { Sinks, WorkflowInfo } from '@temporalio/workflow';
 import type { TraceEvent } from '../tracing/trace-events.js';
 
 /**
  * The Temporal sink through which a workflow's trace events leave the workflow sandbox: the
  * workflow calls it (see `runInWorkflow`), the worker hands each event to a trace emitter.
  */
-export interface TraceSinks extends Sinks {
+export type TraceSinks = {
   readonly toolOrchestrator: {
     /** One trace event of a run in the workflow. */
-    event(event: TraceEvent): void;
+    readonly event: (event: TraceEvent) => void;
   };
+};
+
+/**
+ * The fields of Temporal's `WorkflowInfo` a trace emitter is most likely to want; the worker passes
+ * the whole `WorkflowInfo`. Declared here so these declarations need no `@temporalio/*` types.
+ */
+export interface TraceWorkflowInfo {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly workflowType: string;
+  readonly taskQueue: string;
 }
 
 /**
@@ -19,7 +29,7 @@ export interface TraceSinks extends Sinks {
 export type InjectedTraceSinks = {
   readonly toolOrchestrator: {
     readonly event: {
-      readonly fn: (workflowInfo: WorkflowInfo, event: TraceEvent) => void | Promise<void>;
+      readonly fn: (workflowInfo: TraceWorkflowInfo, event: TraceEvent) => void | Promise<void>;
       readonly callDuringReplay: false;
     };
   };

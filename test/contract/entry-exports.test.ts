@@ -520,6 +520,7 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'ToolDescription',
       'ToolNeedsApprovalInput',
       'TraceSinks',
+      'TraceWorkflowInfo',
     ],
   },
   'temporal/workflow': {

@@ -1,11 +1,11 @@
-import type { WorkflowInfo } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/index.js';
 import { createTraceSinks } from '../../src/temporal.js';
+import type { TraceWorkflowInfo } from '../../src/temporal.js';
 
 describe('createTraceSinks', () => {
   it('hands each workflow trace event and its workflow to the emitter, and never on replay', async () => {
-    const received: [TraceEvent, WorkflowInfo][] = [];
+    const received: [TraceEvent, TraceWorkflowInfo][] = [];
     const sinks = createTraceSinks((event, workflowInfo) => {
       received.push([event, workflowInfo]);
     });
@@ -17,7 +17,7 @@ describe('createTraceSinks', () => {
       timestamp: 1,
       data: {},
     } as unknown as TraceEvent;
-    const workflowInfo = { workflowId: 'agent-1' } as WorkflowInfo;
+    const workflowInfo = { workflowId: 'agent-1' } as TraceWorkflowInfo;
     await sinks.toolOrchestrator.event.fn(workflowInfo, event);
 
     expect(received).toEqual([[event, workflowInfo]]);
