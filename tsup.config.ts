@@ -18,6 +18,8 @@ export const entries = {
   bullmq: 'src/bullmq.ts',
   replay: 'src/replay.ts',
   evals: 'src/evals.ts',
+  temporal: 'src/temporal.ts',
+  'temporal/workflow': 'src/temporal-workflow.ts',
 } as const;
 
 /**
@@ -34,6 +36,8 @@ export const esmOnlyEntries: readonly (keyof typeof entries)[] = [
   'bullmq',
   'replay',
   'evals',
+  'temporal',
+  'temporal/workflow',
 ];
 
 /**

@@ -101,9 +101,9 @@ export interface ToolOrchestratorOptions<
    * runner only). @default 100_000
    */
   readonly maxToolResultChars?: number;
-  /** Clock for timestamps and durations, in epoch milliseconds. @default performance.timeOrigin + performance.now() */
+  /** Clock for timestamps and durations, in epoch milliseconds. @default performance.timeOrigin + performance.now(), or `Date.now()` where there is no `performance` */
   readonly now?: () => number;
-  /** Generates run and request ids. @default crypto.randomUUID */
+  /** Generates run and request ids. @default crypto.randomUUID, or a UUID from `Math.random()` where there is no `crypto` */
   readonly generateId?: () => string;
   /** Id of a parent run, stamped on every event (subagents). */
   readonly parentRunId?: string;

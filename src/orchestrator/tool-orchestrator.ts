@@ -25,9 +25,7 @@ import type { AgentToolOptions, RunsAgent } from './agent-tool.js';
 import type { OutputOf } from './output/output-options.js';
 import { AgentProfile } from './handoffs/agent-profile.js';
 import { runAgent } from './handoffs/handoff-run.js';
-
-const defaultNow = (): number => performance.timeOrigin + performance.now();
-const defaultGenerateId = (): string => globalThis.crypto.randomUUID();
+import { defaultGenerateId, defaultNow } from '../shared/runtime-defaults.js';
 
 /**
  * Runs the tool-calling loop: call the model, execute its tool calls, append the results,

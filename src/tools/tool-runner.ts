@@ -3,6 +3,7 @@ import { describeThrown, kindOf } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { Tool, ToolExecutionContext, ToolRegistry } from './define-tool.js';
 import { SignalWatchers } from '../shared/signal-watchers.js';
+import { defaultDurationClock } from '../shared/runtime-defaults.js';
 import { parseArguments } from './parse-arguments.js';
 import { capContent, errorContent, serializeResult } from './serialize-result.js';
 import type { ToolCallOutcome, ToolCallRefusal, ToolErrorCode } from './tool-call-outcome.js';
@@ -18,7 +19,7 @@ export interface ToolRunnerOptions {
    * how much. @default 100_000
    */
   readonly maxResultChars?: number;
-  /** Clock for `durationMs`. @default performance.now */
+  /** Clock for `durationMs`. @default performance.now (`Date.now` where there is no `performance`) */
   readonly now?: () => number;
 }
 
@@ -78,7 +79,7 @@ export class ToolRunner {
     this.#concurrency = checkPositiveInteger('concurrency', options.concurrency) ?? 1;
     this.#maxResultChars =
       checkPositiveInteger('maxResultChars', options.maxResultChars) ?? defaultMaxResultChars;
-    this.#now = options.now ?? (() => performance.now());
+    this.#now = options.now ?? defaultDurationClock;
   }
 
   /** Runs `toolCalls` and resolves to one outcome per call, in call order. */

@@ -512,6 +512,53 @@ const pinned: Record<keyof typeof entries, { readonly values: string[]; readonly
       'RunWorkerOptions',
     ],
   },
+  temporal: {
+    values: ['createTemporalActivities', 'createTraceSinks'],
+    types: [
+      'AdapterDescription',
+      'AgentDescription',
+      'CallModelInput',
+      'CallToolInput',
+      'DescribeAgentInput',
+      'ExplorationActivityInput',
+      'InjectedTraceSinks',
+      'TemporalActivities',
+      'TemporalActivitiesOptions',
+      'ToolCallContext',
+      'ToolDescription',
+      'ToolNeedsApprovalInput',
+      'TraceSinks',
+      'TraceWorkflowInfo',
+    ],
+  },
+  'temporal/workflow': {
+    values: [
+      'ActivityToolRunner',
+      'agentWorkflow',
+      'approveToolCallsSignal',
+      'createActivityAdapter',
+      'createActivityTools',
+      'defaultActivityOptions',
+      'exploreContextWorkflow',
+      'loadActivityAgent',
+      'pendingApprovalsQuery',
+      'runInWorkflow',
+      'traceEventsQuery',
+    ],
+    types: [
+      'ActivityAgent',
+      'ActivityAgentOptions',
+      'ActivityAgentRunOptions',
+      'AdapterDescription',
+      'AgentDescription',
+      'AgentWorkflowInput',
+      'ApprovalDecisions',
+      'ExploreContextWorkflowInput',
+      'TemporalActivities',
+      'ToolDescription',
+      'TraceSinks',
+    ],
+  },
 };
 
 /**
@@ -532,7 +579,8 @@ const unexportedTypes: Record<string, string> = {
  * types are `index.d.ts`.
  */
 function readDeclarations(): { program: ts.Program; checker: ts.TypeChecker; files: string[] } {
-  const files = readdirSync(new URL('dist/', root))
+  // Recursive: an entry such as `temporal/workflow` is built into a folder of its own.
+  const files = readdirSync(new URL('dist/', root), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.d.ts') && file !== 'neutral.d.ts')
     .map((file) => new URL(`dist/${file}`, root).pathname);
   const program = ts.createProgram(files, {

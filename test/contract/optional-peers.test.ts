@@ -33,6 +33,20 @@ describe('optional peer dependencies load only where they are used', () => {
     }
   });
 
+  it('@temporalio/* are loaded by the two Temporal entries and by no other; the workflow entry loads no activity code', () => {
+    expect(loads('temporal', '@temporalio/activity')).toBe(true);
+    expect(loads('temporal', '@temporalio/common')).toBe(true);
+    expect(loads('temporal/workflow', '@temporalio/workflow')).toBe(true);
+    expect(loads('temporal/workflow', '@temporalio/activity')).toBe(false);
+    for (const peer of ['@temporalio/activity', '@temporalio/common', '@temporalio/workflow']) {
+      const others = Object.keys(entries).filter(
+        (entry) => !entry.startsWith('temporal') && loads(entry, peer),
+      );
+      expect(others, peer).toEqual([]);
+      expect(loads('cli', peer), peer).toBe(false);
+    }
+  });
+
   it('@anthropic-ai/sdk is loaded by tool-orchestrator/anthropic and by no other entry', () => {
     expect(loads('anthropic', '@anthropic-ai/sdk')).toBe(true);
     const others = Object.keys(entries).filter(

@@ -23,6 +23,8 @@ const documentedInstalls = [
   '@opentelemetry/sdk-trace-base',
   '@opentelemetry/exporter-trace-otlp-http',
   '@opentelemetry/resources',
+  '@temporalio/worker',
+  '@temporalio/client',
 ];
 /** MCP servers the docs start with `npx -y <package>`. */
 const documentedCommands = ['@modelcontextprotocol/server-filesystem'];

@@ -14,7 +14,9 @@ export function specifiersOf(entry: string): Set<string> {
     const code = readFileSync(new URL(file, dist), 'utf8');
     for (const match of code.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? match[3]!;
-      if (specifier.startsWith('./')) visit(specifier.slice(2));
+      // Relative to the importing file: an entry in a folder (`temporal/workflow.js`) loads `../chunk-*.js`.
+      if (specifier.startsWith('./') || specifier.startsWith('../'))
+        visit(new URL(specifier, new URL(file, dist)).href.slice(dist.href.length));
       else found.add(specifier);
     }
   };
