@@ -33,13 +33,22 @@ const optionalPeers = [
   'web-tree-sitter',
 ];
 
+/**
+ * Entries typed against a peer's own types by design: the workflow side of the Temporal entry runs
+ * only inside a Temporal workflow, whose code is written against `@temporalio/workflow`'s types
+ * (activity options, signal and query definitions). The apps below leave it out; every other
+ * entry's declarations import no optional peer.
+ */
+const peerTypedEntries: readonly string[] = ['temporal/workflow'];
+const appEntries = Object.keys(entries).filter((entry) => !peerTypedEntries.includes(entry));
+
 const specifierOf = (entry: string): string =>
   entry === 'index' ? 'tool-orchestrator' : `tool-orchestrator/${entry}`;
 
 /** Imports every entry, and uses the zod-typed parts of the API with the app's own zod. */
 const app = `
 import { z } from 'zod';
-${Object.keys(entries)
+${appEntries
   .map((entry, position) => `import * as entry${position} from '${specifierOf(entry)}';`)
   .join('\n')}
 import { ToolOrchestrator, defineTool } from 'tool-orchestrator';
@@ -47,9 +56,7 @@ import { ScriptedAdapter } from 'tool-orchestrator/testing';
 import { ContextRequest, ExplorerReportSchema, createCodeTools } from 'tool-orchestrator/explore';
 import type { ExplorerReport, FulfillContextInput } from 'tool-orchestrator/explore';
 
-export const everyEntry = [${Object.keys(entries)
-  .map((_entry, position) => `entry${position}`)
-  .join(', ')}];
+export const everyEntry = [${appEntries.map((_entry, position) => `entry${position}`).join(', ')}];
 
 const add = defineTool({
   name: 'add',
@@ -67,13 +74,11 @@ export const fulfillInput: FulfillContextInput = { requests: [{ provider: 'files
 
 /** The CommonJS declarations (`.d.cts`) of the entries that have them. */
 const commonJsApp = `
-${Object.keys(entries)
+${appEntries
   .filter((entry) => !(esmOnlyEntries as readonly string[]).includes(entry))
   .map((entry) => `import ${entry} = require('${specifierOf(entry)}');`)
   .join('\n')}
-export = [${Object.keys(entries)
-  .filter((entry) => !(esmOnlyEntries as readonly string[]).includes(entry))
-  .join(', ')}];
+export = [${appEntries.filter((entry) => !(esmOnlyEntries as readonly string[]).includes(entry)).join(', ')}];
 `;
 
 /** The peers' own objects, where the entries take or give them. */
@@ -227,8 +232,10 @@ describe('the packed declarations in an app (tsc --strict --skipLibCheck false, 
     };
     const optional = Object.keys(peerDependenciesMeta);
     const dist = join(root, 'dist');
-    const imports = readdirSync(dist)
-      .filter((file) => /\.d\.c?ts$/.test(file))
+    const peerTypedFiles = peerTypedEntries.flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]);
+    const imports = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .map((file) => file.split('\\').join('/'))
+      .filter((file) => /\.d\.c?ts$/.test(file) && !peerTypedFiles.includes(file))
       .flatMap((file) =>
         readFileSync(join(dist, file), 'utf8')
           .split('\n')
