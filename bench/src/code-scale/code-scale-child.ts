@@ -55,8 +55,8 @@ export interface SearchJob extends ChildBase {
   readonly mode: 'search';
   readonly cases: readonly SearchCase[];
   readonly repeats: number;
-  /** Passed as `createCodeTools({ ripgrep })` when set: `false` asks a build that can use ripgrep for its Node search. */
-  readonly ripgrep?: false;
+  /** Passed as `createCodeTools({ ripgrep })` when set: `true` asks a build that can use ripgrep to use it. */
+  readonly ripgrep?: boolean;
 }
 
 export type CodeScaleChildOptions = FirstAnswerJob | EditJob | SearchJob;
@@ -137,7 +137,7 @@ async function codeTools(
     readonly tools: readonly string[];
     readonly cache: CacheSetting;
     readonly maxOutputChars?: number;
-    readonly ripgrep?: false;
+    readonly ripgrep?: boolean;
   },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<Record<string, Tool<any, any, any>>> {

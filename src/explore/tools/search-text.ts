@@ -50,7 +50,7 @@ export function createSearchTextTool(options: CodeToolFactoryOptions) {
   const { sandbox } = options;
   const limits = resolveCodeToolLimits(options);
   const listings = new SearchListingCache(sandbox);
-  const ripgrep = options.ripgrep ?? true;
+  const ripgrep = options.ripgrep ?? false;
   const ripgrepCommand = ripgrep === false ? null : ripgrep === true ? 'rg' : ripgrep;
   return defineTool({
     name: 'search_text',
