@@ -1,4 +1,4 @@
-// Run with: npx tsx examples/temporal/client.ts "Refund order 42" (with worker.ts running)
+// Run with: npx tsx examples/temporal/client.ts "Refund order 42" (with worker.ts running; server at $TEMPORAL_ADDRESS, default localhost:7233)
 // Starts the support workflow, approves the refund it waits for, and prints the answer and the
 // run's trace, read back through the workflow's query.
 import { Client, Connection } from '@temporalio/client';

@@ -1,6 +1,6 @@
-// Run with: npx tsx examples/temporal/worker.ts (needs a Temporal server, e.g. `temporal server
-// start-dev`, TEMPORAL_ADDRESS (default localhost:7233), OPENAI_API_KEY, and
-// `npm install @temporalio/worker @temporalio/workflow @temporalio/activity @temporalio/common`)
+// Run with: npx tsx examples/temporal/worker.ts (server at $TEMPORAL_ADDRESS, default localhost:7233)
+// Needs a Temporal server (e.g. `temporal server start-dev`), OPENAI_API_KEY, and
+// `npm install @temporalio/worker @temporalio/workflow @temporalio/activity @temporalio/common`.
 // The worker runs the workflows (workflows.ts, bundled into Temporal's sandbox) and the
 // activities: the model calls, the tool calls, and the context-request loop's two steps.
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,10 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import type { EvaluateOptions } from './evaluate.js';
 
 /** A suite: `evaluate()`'s options but the signal and the progress callback, which the runner owns. */
-export type EvalSuite = Omit<EvaluateOptions, 'signal' | 'onProgress'>;
+export type EvalSuite<Input = unknown, Expected = unknown> = Omit<
+  EvaluateOptions<Input, Expected>,
+  'signal' | 'onProgress'
+>;
 
 /** How a suite asks for a model: the name tells its cassette apart from the suite's other models. */
 export interface SuiteModelOptions {
@@ -28,6 +31,8 @@ export interface EvalSuiteContext {
  * export default (({ model }) => {
  *   const adapter = model(() => new OpenAIAdapter({ model: 'gpt-5-mini' }));
  *   return { dataset, task: (input) => new ToolOrchestrator(adapter, tools).run(input), scorers };
- * }) satisfies EvalSuiteModule;
+ * }) satisfies EvalSuiteModule<string>;
  */
-export type EvalSuiteModule = EvalSuite | ((context: EvalSuiteContext) => EvalSuite | Promise<EvalSuite>);
+export type EvalSuiteModule<Input = unknown, Expected = unknown> =
+  | EvalSuite<Input, Expected>
+  | ((context: EvalSuiteContext) => EvalSuite<Input, Expected> | Promise<EvalSuite<Input, Expected>>);

@@ -113,7 +113,11 @@ describe('one rule for model settings: flag, TOOL_ORCHESTRATOR_*, provider varia
     // The adapters the CLI does not drive document their variables in docs/adapters.md.
     const adapters = await readFile(new URL('docs/adapters.md', root), 'utf8');
     for (const name of adapters.match(/\b(?:ANTHROPIC|GEMINI)_[A-Z_]+/g) ?? []) documented.add(name);
-    const examples = await readdir(new URL('examples/', root));
+    // Examples in folders (examples/temporal/) count too.
+    const examples = (await readdir(new URL('examples/', root), { recursive: true })).filter((entry) =>
+      /\.(?:ts|mts|mjs|js)$/.test(entry),
+    );
+    expect(examples).toContain('temporal/worker.ts');
     for (const example of examples) {
       const source = await readFile(new URL(`examples/${example}`, root), 'utf8');
       // A service's setting (the Redis port of scale-out.ts) is documented on the example's "Run with" line.
