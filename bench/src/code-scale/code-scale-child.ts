@@ -75,6 +75,12 @@ export interface CodeScaleChildResult {
   readonly answerHead?: string;
   readonly ripgrepMs?: number;
   readonly warm?: readonly { readonly name: string; readonly ms: number; readonly head: string }[];
+  /**
+   * Before the warm names, in a build whose index warms its program (`CodeIndex#warm`): how long
+   * `warm()` took after the first answer (the work its background warming does between a
+   * model's calls), and the process's peak RSS after it.
+   */
+  readonly warmUp?: { readonly ms: number; readonly peakRssMb: number };
   /** `edit`: time from the end of the write to a correct answer (or to giving up). */
   readonly edit?: {
     readonly definitionMs: number;
@@ -139,20 +145,29 @@ async function codeTools(
     readonly maxOutputChars?: number;
     readonly ripgrep?: boolean;
   },
+): Promise<{
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): Promise<Record<string, Tool<any, any, any>>> {
-  const { createCodeTools } = (await (job.packageRoot === undefined
+  readonly tools: Record<string, Tool<any, any, any>>;
+  readonly index: InstanceType<typeof Explore.CodeIndex> | undefined;
+}> {
+  const { createCodeTools, CodeIndex } = (await (job.packageRoot === undefined
     ? import('tool-orchestrator/explore')
     : import(pathToFileURL(join(job.packageRoot, 'dist', 'explore.js')).href))) as typeof Explore;
+  // A build that warms its program gets its index from here, so the job can wait for the warming.
+  const index =
+    typeof (CodeIndex.prototype as { warm?: unknown }).warm === 'function'
+      ? new CodeIndex({ root: job.root, cache: options.cache })
+      : undefined;
   const settings = {
     root: job.root,
     tools: options.tools,
     cache: options.cache,
+    ...(index === undefined ? {} : { index }),
     ...(options.maxOutputChars === undefined ? {} : { limits: { maxOutputChars: options.maxOutputChars } }),
     ...(options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep }),
   };
   // `cache` and `ripgrep` are not in every build's options type: a build without them ignores the fields.
-  return createCodeTools(settings as Parameters<typeof createCodeTools>[0]);
+  return { tools: createCodeTools(settings as Parameters<typeof createCodeTools>[0]), index };
 }
 
 function ripgrep(root: string, argumentsList: readonly string[]): { ms: number; lines: number } {
@@ -186,11 +201,16 @@ function referencesTotal(output: string): number | undefined {
 async function firstAnswer(job: FirstAnswerJob): Promise<CodeScaleChildResult> {
   const started = performance.now();
   const tools = [job.tool, ...(job.warmReferences === undefined ? [] : ['get_references'])];
-  const registry = await codeTools(job, { tools: [...new Set(tools)], cache: job.cache });
+  const { tools: registry, index } = await codeTools(job, { tools: [...new Set(tools)], cache: job.cache });
   const answer = await call(registry[job.tool]!, job.input);
   const firstMs = performance.now() - started;
   if (answer.startsWith('Error:')) throw new Error(`${job.tool} answered ${answer.slice(0, 300)}`);
   const peak = peakRssMb();
+  let warmUp: CodeScaleChildResult['warmUp'];
+  if (job.warmReferences !== undefined && index !== undefined) {
+    const { ms } = await timed(() => index.warm());
+    warmUp = { ms, peakRssMb: peakRssMb() };
+  }
   const warm = [];
   for (const name of job.warmReferences ?? []) {
     const { value, ms } = await timed(() => call(registry['get_references']!, { symbol: name }));
@@ -206,12 +226,16 @@ async function firstAnswer(job: FirstAnswerJob): Promise<CodeScaleChildResult> {
     peakRssMb: peak,
     answerHead: answer.slice(0, 300),
     ...(warm.length === 0 ? {} : { warm }),
+    ...(warmUp === undefined ? {} : { warmUp }),
     ...(rg === undefined ? {} : { ripgrepMs: rg.ms }),
   };
 }
 
 async function edit(job: EditJob): Promise<CodeScaleChildResult> {
-  const registry = await codeTools(job, { tools: ['get_definition', 'get_references'], cache: false });
+  const { tools: registry } = await codeTools(job, {
+    tools: ['get_definition', 'get_references'],
+    cache: false,
+  });
   const definition = registry['get_definition']!;
   const references = registry['get_references']!;
   const referencesBefore = referencesTotal(await call(references, { symbol: job.referencedName }));
@@ -259,7 +283,7 @@ async function edit(job: EditJob): Promise<CodeScaleChildResult> {
 
 async function search(job: SearchJob): Promise<CodeScaleChildResult> {
   // A large output cap, so every matched line up to max_results is formatted and counted.
-  const registry = await codeTools(job, {
+  const { tools: registry } = await codeTools(job, {
     tools: ['search_text'],
     cache: false,
     maxOutputChars: 50_000_000,

@@ -147,6 +147,8 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         record(`rss:${corpus.name}:${tool}`, build, result?.peakRssMb);
         record(`cold-rg:${corpus.name}:${tool}`, build, result?.ripgrepMs);
         for (const warm of result?.warm ?? []) record(`warm:${corpus.name}:${warm.name}`, build, warm.ms);
+        record(`warm-up:${corpus.name}`, build, result?.warmUp?.ms);
+        record(`warm-up-rss:${corpus.name}`, build, result?.warmUp?.peakRssMb);
       });
     }
   }
@@ -307,6 +309,20 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
     ]);
   }
   for (const corpus of corpora) {
+    if (value(`warm-up:${corpus.name}`, 'ours') !== undefined) {
+      row(
+        `2. ${corpus.name}: program warm-up after the first answer, \`CodeIndex#warm\` (what runs in the background between questions) (ms)`,
+        `warm-up:${corpus.name}`,
+        '',
+        undefined,
+      );
+      row(
+        `2. ${corpus.name}: peak RSS after the warm-up (MB)`,
+        `warm-up-rss:${corpus.name}`,
+        '≤ 400 MB',
+        400,
+      );
+    }
     for (const entry of names) {
       const files = corpus.name === 'astro' ? entry.files : undefined;
       row(

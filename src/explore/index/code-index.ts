@@ -1,19 +1,18 @@
 import { relative as relativePath, sep } from 'node:path';
-import type ts from 'typescript';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxLimits } from '../sandbox/sandbox-defaults.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { CodeSymbol, ImportRecord, ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
-import type { CodeIndexEngine } from './load-code-index-engine.js';
 import type { CodeIndexQueries } from './load-code-index-queries.js';
 import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
-import type { IndexLanguageServiceHost } from './language-service-host.js';
 import { loadCodeIndexEngine } from './load-code-index-engine.js';
 import { loadCodeIndexQueries } from './load-code-index-queries.js';
 import { ProjectFiles } from './project-files.js';
-import { RecordingFiles } from './recording-files.js';
+import { ProgramWarming } from './program-warming.js';
+import { ScriptProgram } from './script-program.js';
+import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
 import { SourceTexts } from './source-texts.js';
 import type { FileParser } from './project-files.js';
@@ -25,15 +24,14 @@ import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
 import { buildRepoMap } from './repo-map.js';
 import type { RepoMap, RepoMapOptions } from './repo-map.js';
 import { buildStructure } from './structure.js';
-import { isDataModule, isScriptFile, languageOf } from './languages.js';
-import { createModuleResolver, isModuleConfigFile } from './modules/module-resolver.js';
+import { isScriptFile } from './languages.js';
+import { ListingResolvers } from './modules/listing-resolvers.js';
 import type { ModuleResolver } from './modules/module-resolver.js';
 import type { FileStructure } from './structure.js';
 
 const maxCachedAnswers = 256;
-/** Configuration files (package.json, tsconfig, go.mod, Cargo.toml) read for module resolution, at most. */
-const maxConfigFiles = 2000;
-const maxConfigBytes = 512 * 1024;
+/** A warming slice: parse for this long, or, once all is parsed, add this many files to the program (binding them). */
+const warmSlice = { maxMilliseconds: 25, maxFiles: 400 };
 
 /** Options of {@link CodeIndex}. */
 export interface CodeIndexOptions {
@@ -61,6 +59,14 @@ export interface CodeIndexOptions {
    * @default on, in the user cache folder (`defaultCacheDirectory()`), capped at 256 MiB
    */
   readonly cache?: boolean | ParseCacheOptions;
+  /**
+   * In `question` scope, after a question is answered, grow the TypeScript program to every JS/TS
+   * file in the background, a slice at a time while no question is under way, so that a later
+   * question about another name finds its files parsed and bound. `false` keeps the program to
+   * what questions reached; `warm()` does the same work on demand.
+   * @default true
+   */
+  readonly warm?: boolean;
 }
 
 /** A file's symbols as the index sees them. */
@@ -98,18 +104,12 @@ export class CodeIndex {
   readonly #files: ProjectFiles;
   readonly #texts: SourceTexts;
   readonly #scope: 'question' | 'whole-repo';
-  /** The program's root files for `question` scope: every file a question reached, and every file that may declare globals. */
-  #roots: readonly string[] = [];
-  #rootsFrom: { readonly globals: readonly string[]; readonly asked: ReadonlySet<string> } = {
-    globals: [],
-    asked: new Set(),
-  };
-  #host: IndexLanguageServiceHost | undefined;
-  #service: ts.LanguageService | undefined;
+  readonly #program: ScriptProgram;
+  readonly #warming: ProgramWarming;
   /** Reference answers of the current file generation: same file versions, same answer. */
   readonly #answers = new Map<string, ReferencesResult>();
   #answersGeneration = -1;
-  #modules: { readonly listing: readonly string[]; readonly resolver: Promise<ModuleResolver> } | undefined;
+  readonly #resolvers: ListingResolvers;
 
   constructor(options: CodeIndexOptions) {
     if (options.sandbox === undefined && (typeof options.root !== 'string' || options.root === '')) {
@@ -145,11 +145,40 @@ export class CodeIndex {
     });
     this.#texts = new SourceTexts({ sandbox: this.#sandbox, maxFileBytes });
     this.#scope = options.scope ?? 'question';
+    this.#resolvers = new ListingResolvers(this.#sandbox);
+    this.#program = new ScriptProgram({
+      root: this.root,
+      files: this.#files,
+      texts: this.#texts,
+      scope: this.#scope,
+    });
+    this.#warming = new ProgramWarming({
+      step: () => this.#program.warmStep(warmSlice),
+      background: this.#scope === 'question' && options.warm !== false,
+    });
   }
 
   /** Forgets the file listing, so files added or deleted since are seen. Changed files are always re-read. */
   refresh(): void {
     this.#files.refresh();
+  }
+
+  /**
+   * Builds the TypeScript program over every JS/TS file of the repository now, a slice at a time
+   * (yielding to other work between slices), and resolves when it holds them all: what the
+   * background warming does after the first question, for a caller that would rather pay it
+   * up front. Resolves at once for a repository without JS/TS files and in `whole-repo` scope,
+   * whose first question builds the whole program.
+   */
+  async warm(options: QueryOptions = {}): Promise<void> {
+    await this.#revalidate(options.signal);
+    if (this.#scope === 'whole-repo' || this.#files.scriptFiles().length === 0) return;
+    const resolver = await this.#resolver(options.signal);
+    await this.#scriptContext({ files: [], byPath: new Map(), resolver }, [], {
+      scriptFilesMentioning: () => [],
+      missing: () => undefined,
+    });
+    await this.#warming.run(options.signal);
   }
 
   /** Functions, classes, methods, variables and types declared in a file. @throws {CodeIndexError} for unsupported files */
@@ -180,9 +209,21 @@ export class CodeIndex {
   }
 
   /** Where `name` (or `Class.member`) is declared, exported declarations first; `path` narrows to a file or directory. */
-  async definitions(
+  definitions(
     name: string,
     options: { readonly path?: string } & QueryOptions = {},
+  ): Promise<DefinitionLocation[]> {
+    return this.#warming.question(() => this.#definitions(name, options));
+  }
+
+  /** Every reference to the declarations of `name`, grouped by file and capped. */
+  references(name: string, options: FindReferencesOptions & QueryOptions = {}): Promise<ReferencesResult> {
+    return this.#warming.question(() => this.#references(name, options));
+  }
+
+  async #definitions(
+    name: string,
+    options: { readonly path?: string } & QueryOptions,
   ): Promise<DefinitionLocation[]> {
     const path = this.#repoPath(options.path);
     if (this.#scope === 'whole-repo') {
@@ -195,11 +236,7 @@ export class CodeIndex {
     );
   }
 
-  /** Every reference to the declarations of `name`, grouped by file and capped. */
-  async references(
-    name: string,
-    options: FindReferencesOptions & QueryOptions = {},
-  ): Promise<ReferencesResult> {
+  async #references(name: string, options: FindReferencesOptions & QueryOptions): Promise<ReferencesResult> {
     const path = this.#repoPath(options.path);
     const whole = this.#scope === 'whole-repo';
     const [queries, context] = whole
@@ -252,10 +289,15 @@ export class CodeIndex {
    *
    * @throws {SandboxError} when a focus file is absolute, leads outside the root or is denied.
    */
-  async repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
-    const focusFiles = options.focusFiles?.map((file) => this.#repoPath(file) ?? '.');
-    const { files, resolver } = await this.#context(options.signal);
-    return buildRepoMap(files, resolver, { ...options, ...(focusFiles === undefined ? {} : { focusFiles }) });
+  repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
+    return this.#warming.question(async () => {
+      const focusFiles = options.focusFiles?.map((file) => this.#repoPath(file) ?? '.');
+      const { files, resolver } = await this.#context(options.signal);
+      return buildRepoMap(files, resolver, {
+        ...options,
+        ...(focusFiles === undefined ? {} : { focusFiles }),
+      });
+    });
   }
 
   async #parse(path: string): Promise<ParsedFile> {
@@ -286,34 +328,9 @@ export class CodeIndex {
     return resolveImports(file, await this.#resolver(signal));
   }
 
-  /** The module resolver of the current listing: built once per listing from its configuration files. */
+  /** The module resolver of the current listing. */
   async #resolver(signal: AbortSignal | undefined): Promise<ModuleResolver> {
-    const listing = await this.#files.list(signal);
-    if (this.#modules?.listing !== listing) {
-      const resolver = this.#buildResolver(listing);
-      resolver.catch(() => (this.#modules = undefined));
-      this.#modules = { listing, resolver };
-    }
-    return this.#modules.resolver;
-  }
-
-  async #buildResolver(listing: readonly string[]): Promise<ModuleResolver> {
-    const configs = new Map<string, string>();
-    const configPaths = listing.filter(isModuleConfigFile).slice(0, maxConfigFiles);
-    await Promise.all(
-      configPaths.map(async (path) => {
-        try {
-          configs.set(path, (await this.#sandbox.readText(path, { maxBytes: maxConfigBytes })).text);
-        } catch {
-          // An unreadable or oversized config resolves nothing; the rest still does.
-        }
-      }),
-    );
-    return createModuleResolver(
-      listing.filter((path) => languageOf(path) !== undefined || isDataModule(path)),
-      configs,
-      this.root.slice(this.root.lastIndexOf('/') + 1),
-    );
+    return this.#resolvers.resolverFor(await this.#files.list(signal));
   }
 
   /** Brings the file versions and texts up to date; a changed file drops the cached answers. */
@@ -328,12 +345,7 @@ export class CodeIndex {
     return undefined;
   }
 
-  /**
-   * Runs a question on the files whose text mentions one of `words` (and the files of `path`):
-   * only those are parsed and added to the program. A file the question reaches beyond them (a
-   * declaration an import leads to, a renamed re-export's users) is parsed and the question
-   * asked again, until it reaches nothing new, so the answer is the whole repository's.
-   */
+  /** Runs a question on the files that mention `words`: see `askInQuestionScope`. */
   async #ask<T>(
     words: readonly string[],
     path: string | undefined,
@@ -341,32 +353,16 @@ export class CodeIndex {
     run: (queries: CodeIndexQueries, context: IndexContext) => T | Promise<T>,
   ): Promise<T> {
     const [queries, resolver] = await Promise.all([loadCodeIndexQueries(), this.#resolver(signal)]);
-    const known = this.#files.versions();
-    const extra = new Set<string>(path !== undefined && known.has(path) ? [path] : []);
-    for (;;) {
-      // `default` names what `module.exports =` and `export =` declare, words a text need not hold.
-      const mentioned = new Set(
-        words.includes('default') ? known.keys() : this.#texts.containing(known.keys(), words),
-      );
-      const wanted = [...known.keys()].filter((file) => mentioned.has(file) || extra.has(file));
-      const files = await this.#files.parseSome(wanted, signal);
-      const missed = new Set<string>();
-      const miss = (file: string): void => {
-        if (known.has(file) && !extra.has(file) && !mentioned.has(file)) missed.add(file);
-      };
-      const snapshot = { files, byPath: new RecordingFiles(files, miss), resolver };
-      const scripts = wanted.filter(isScriptFile);
-      const context =
-        this.#files.scriptFiles().length === 0
-          ? snapshot
-          : await this.#scriptContext(snapshot, scripts, {
-              scriptFilesMentioning: (name) => this.#texts.containing(this.#files.scriptFiles(), [name]),
-              missing: miss,
-            });
-      const answer = await run(queries, context);
-      if (missed.size === 0) return answer;
-      for (const file of missed) extra.add(file);
-    }
+    return askInQuestionScope(
+      {
+        files: this.#files,
+        texts: this.#texts,
+        resolver,
+        scriptContext: (snapshot, scripts, program) => this.#scriptContext(snapshot, scripts, program),
+      },
+      { words, path, signal },
+      (context) => run(queries, context),
+    );
   }
 
   #prefetchEngine(signal: AbortSignal | undefined): void {
@@ -377,51 +373,15 @@ export class CodeIndex {
       .catch(() => undefined);
   }
 
-  /**
-   * The program's roots for `question` scope: the files that may declare globals, and the files
-   * questions asked for that the program did not already hold through imports; a program that
-   * holds every file a question asks for is kept, with what its type checker has learned.
-   */
-  #growRoots(host: IndexLanguageServiceHost, asked: readonly string[]): void {
-    const globals = this.#texts.globalScriptFiles();
-    const known = this.#files.versions();
-    const previous = this.#rootsFrom;
-    const program = this.#service?.getProgram();
-    const needed = asked.filter(
-      (file) => !previous.asked.has(file) && program?.getSourceFile(host.absolute(file)) === undefined,
-    );
-    if (previous.globals === globals && needed.length === 0) return;
-    const all = new Set([...previous.asked].filter((file) => known.has(file)));
-    for (const file of needed) all.add(file);
-    this.#rootsFrom = { globals, asked: all };
-    this.#roots = [...new Set([...globals, ...all])].sort();
-  }
-
   /** The language service's navigation over a snapshot, the program made to include `scripts`. */
   async #scriptContext(
     snapshot: Omit<IndexContext, 'scripts'>,
     scripts: readonly string[],
     program: Pick<ScriptContext, 'scriptFilesMentioning' | 'missing'>,
   ): Promise<IndexContext> {
-    const engine: CodeIndexEngine = await loadCodeIndexEngine();
-    const host = (this.#host ??= new engine.IndexLanguageServiceHost({
-      root: this.root,
-      scriptFiles: () => this.#files.scriptFiles(),
-      versionOf: (path) => this.#files.versionOf(path),
-      ...(this.#scope === 'question' ? { rootFiles: () => this.#roots } : {}),
-    }));
-    // New configuration (a tsconfig `paths`, a workspace package) changes module resolution:
-    // the service starts over on the new resolver, reusing parsed files from its registry.
-    if (host.setModuleResolver(snapshot.resolver.scripts)) {
-      this.#service = undefined;
-      this.#answers.clear();
-    }
-    if (this.#scope === 'question') this.#growRoots(host, scripts);
-    const service = (): ts.LanguageService => (this.#service ??= engine.createIndexLanguageService(host));
-    return {
-      ...snapshot,
-      scripts: engine.createScriptNavigation({ ...snapshot, host, service, ...program }),
-    };
+    const { context, resolverChanged } = await this.#program.context(snapshot, scripts, program);
+    if (resolverChanged) this.#answers.clear();
+    return context;
   }
 
   async #context(signal: AbortSignal | undefined): Promise<IndexContext> {

@@ -3,6 +3,7 @@ import ts from 'typescript';
 import { readRegularFileSync } from '../sandbox/read-regular-file.js';
 import { redactPrivateKeys } from '../sandbox/private-key-blocks.js';
 import type { ScriptModules } from './modules/script-modules.js';
+import { PreparingDocumentRegistry } from './preparing-document-registry.js';
 
 /**
  * Compiler options of the index's language service: JS and TS side by side, no default
@@ -51,13 +52,15 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   #fileNames: string[] = [];
   #fileNamesFor: readonly string[] | undefined;
   #modules: ScriptModules | undefined;
+  /** Resolutions by importer and specifier under the current resolver: a program rebuilt on more roots resolves only its new files' imports. */
+  #resolutions = new Map<string, ts.ResolvedModuleWithFailedLookupLocations>();
   /** Snapshots by version: a program rebuilt on new roots reads no unchanged file again. */
   readonly #snapshots = new Map<
     string,
     { readonly version: string; readonly snapshot: ts.IScriptSnapshot }
   >();
-  /** Parsed files shared by every language service built over this host. */
-  readonly registry: ts.DocumentRegistry = ts.createDocumentRegistry();
+  /** Parsed files shared by every language service built over this host, and those parsed ahead of them. */
+  readonly registry = new PreparingDocumentRegistry();
 
   constructor(source: IndexHostSource) {
     this.#source = source;
@@ -76,6 +79,7 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   /** Sets the resolver imports go through; true when it differs from the last one (the service must start over). */
   setModuleResolver(modules: ScriptModules): boolean {
     const changed = this.#modules !== undefined && this.#modules !== modules;
+    if (this.#modules !== modules) this.#resolutions = new Map();
     this.#modules = modules;
     return changed;
   }
@@ -91,16 +95,39 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   ): readonly ts.ResolvedModuleWithFailedLookupLocations[] {
     const importer = this.relative(containingFile);
     return moduleLiterals.map((literal) => {
-      const resolved = this.#modules?.resolve(importer, literal.text);
-      if (resolved === undefined) return { resolvedModule: undefined };
-      return {
-        resolvedModule: {
-          resolvedFileName: this.absolute(resolved),
-          extension: extensionOf(resolved),
-          isExternalLibraryImport: false,
-        },
-      };
+      const key = `${importer}\0${literal.text}`;
+      let resolution = this.#resolutions.get(key);
+      if (resolution === undefined) {
+        resolution = this.#resolve(importer, literal.text);
+        this.#resolutions.set(key, resolution);
+      }
+      return resolution;
     });
+  }
+
+  #resolve(importer: string, specifier: string): ts.ResolvedModuleWithFailedLookupLocations {
+    const resolved = this.#modules?.resolve(importer, specifier);
+    if (resolved === undefined) return { resolvedModule: undefined };
+    return {
+      resolvedModule: {
+        resolvedFileName: this.absolute(resolved),
+        extension: extensionOf(resolved),
+        isExternalLibraryImport: false,
+      },
+    };
+  }
+
+  /**
+   * Parses a repo-relative JS/TS file into the registry ahead of the program that will hold it;
+   * false when there was nothing to do (parsed before, unreadable, or no file of its module
+   * format acquired by the service yet).
+   */
+  prepare(relativePath: string): boolean {
+    const fileName = this.absolute(relativePath);
+    const version = this.getScriptVersion(fileName);
+    if (version === '') return false;
+    const format = ts.getImpliedNodeFormatForFile(fileName, undefined, this, indexCompilerOptions);
+    return this.registry.prepare(fileName, version, format, () => this.getScriptSnapshot(fileName));
   }
 
   getScriptFileNames(): string[] {

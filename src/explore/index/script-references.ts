@@ -130,8 +130,11 @@ export function scriptReferences(
       if (node === undefined || node.text !== name) continue;
       const symbol = checker.getSymbolAtLocation(node);
       if (symbol === undefined) continue;
-      const called = calledDeclaration(checker, node);
-      if (!leadsToTarget(symbol) && (called === undefined || !targets.has(called))) continue;
+      // Resolving the call's signature checks its arguments: only when the symbol alone does not decide.
+      if (!leadsToTarget(symbol)) {
+        const called = calledDeclaration(checker, node);
+        if (called === undefined || !targets.has(called)) continue;
+      }
       // The name of a declaration of the symbol itself (an overload signature, a merged
       // interface) declares it: a definition, not a use.
       const declares =

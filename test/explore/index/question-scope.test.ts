@@ -32,8 +32,12 @@ async function sourceFiles(root: string, directory = root): Promise<string[]> {
 }
 
 /** Every answer of both scopes to the same questions: each symbol's definitions and references, and each imported name asked from its importer. */
-async function compareScopes(root: string): Promise<number> {
-  const question = new CodeIndex({ root });
+async function compareScopes(
+  root: string,
+  warming: 'background' | 'off' | 'first' = 'background',
+): Promise<number> {
+  const question = new CodeIndex({ root, ...(warming === 'off' ? { warm: false } : {}) });
+  if (warming === 'first') await question.warm();
   const whole = new CodeIndex({ root, scope: 'whole-repo' });
   let asked = 0;
   for (const path of await sourceFiles(root)) {
@@ -72,6 +76,13 @@ describe('question scope against the whole-repo program', () => {
     it(`${fixture}: the same definitions and references`, async () => {
       const root = fileURLToPath(new URL(`../../fixtures/code-index/${fixture}`, import.meta.url));
       expect(await compareScopes(root)).toBeGreaterThan(0);
+    });
+    // Without warming the program holds only what questions reached; warmed first, every file,
+    // most of them parsed ahead into the registry rather than by the program.
+    it(`${fixture}: the same with warming off, and with the program warmed first`, async () => {
+      const root = fileURLToPath(new URL(`../../fixtures/code-index/${fixture}`, import.meta.url));
+      expect(await compareScopes(root, 'off')).toBeGreaterThan(0);
+      expect(await compareScopes(root, 'first')).toBeGreaterThan(0);
     });
   }
 });
