@@ -1,12 +1,11 @@
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import type { StructuredOutputMode } from '../shared/structured-output-mode.js';
-import { accumulateContext } from './accumulate-context.js';
-import type { AccumulatedContext } from './accumulate-context.js';
 import { callExplorationLlm } from './call-exploration-llm.js';
 import type { ContextProviderRegistry } from './context-provider.js';
 import { contextProviderSpecs } from './context-provider.js';
 import type { ContextRequest, ContextResult } from './context-schemas.js';
+import { runContextRounds } from './context-rounds.js';
 import { fulfillContextRequests } from './fulfill-context-requests.js';
 
 const defaultTask = 'Gather the context needed for the work described in the context below.';
@@ -71,60 +70,36 @@ export async function exploreContext(options: ExploreContextOptions): Promise<Ex
       message: 'must be an integer >= 0 (0 disables exploration).',
     });
   }
-  const maxContextChars = options.maxContextChars ?? 60_000;
   const dependencies = {
     providers: options.providers,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const maxResultChars = options.maxResultChars ?? 20_000;
-  let accumulated: AccumulatedContext = { text: options.initialContext ?? '', results: [] };
-  let fulfilledKeys: string[] = [];
-  const requests: ContextRequest[] = [];
-  if (options.includeDeps === true && (options.targetFiles?.length ?? 0) > 0) {
-    const discovered = await fulfillContextRequests(
-      {
-        requests: [
-          {
-            provider: 'discover_context',
-            params: { target_files: [...(options.targetFiles ?? [])] },
-            reason: 'includeDeps',
-          },
-        ],
-        maxResultChars: maxContextChars,
-      },
-      dependencies,
-    );
-    fulfilledKeys = discovered.fulfilledKeys;
-    accumulated = accumulateContext(accumulated, discovered.results, maxContextChars);
-  }
   const providers = contextProviderSpecs(options.providers);
-  let rounds = 0;
-  let ready = maxRounds === 0;
-  while (rounds < maxRounds) {
-    rounds += 1;
-    const { response } = await callExplorationLlm(
-      {
-        task: options.task ?? defaultTask,
-        context: accumulated.text,
-        providers,
-        round: rounds,
-        maxRounds,
-        ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
-        ...(options.repair === undefined ? {} : { repair: options.repair }),
+  return runContextRounds(
+    {
+      initialContext: options.initialContext ?? '',
+      maxRounds,
+      targetFiles: options.includeDeps === true ? (options.targetFiles ?? []) : [],
+      maxContextChars: options.maxContextChars ?? 60_000,
+      maxResultChars: options.maxResultChars ?? 20_000,
+    },
+    {
+      ask: async (context, round) => {
+        const { response } = await callExplorationLlm(
+          {
+            task: options.task ?? defaultTask,
+            context,
+            providers,
+            round,
+            maxRounds,
+            ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
+            ...(options.repair === undefined ? {} : { repair: options.repair }),
+          },
+          { adapter: options.adapter, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+        );
+        return response.requests;
       },
-      { adapter: options.adapter, ...(options.signal === undefined ? {} : { signal: options.signal }) },
-    );
-    requests.push(...response.requests);
-    if (response.requests.length === 0) {
-      ready = true;
-      break;
-    }
-    const fulfilled = await fulfillContextRequests(
-      { requests: response.requests, fulfilledKeys, maxResultChars },
-      dependencies,
-    );
-    fulfilledKeys = [...fulfilledKeys, ...fulfilled.fulfilledKeys];
-    accumulated = accumulateContext(accumulated, fulfilled.results, maxContextChars);
-  }
-  return { context: accumulated.text, rounds, requests, results: accumulated.results, ready };
+      fulfill: (input) => fulfillContextRequests(input, dependencies),
+    },
+  );
 }

@@ -1,9 +1,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/workflow';
-import { accumulateContext } from '../../flows/context/accumulate-context.js';
-import type { AccumulatedContext } from '../../flows/context/accumulate-context.js';
+import { runContextRounds } from '../../flows/context/context-rounds.js';
 import type { ExploreContextResult } from '../../flows/context/explore-context.js';
-import type { ContextRequest } from '../../flows/context/context-schemas.js';
 import type { TemporalActivities } from '../activity-types.js';
 import { defaultActivityOptions } from './load-activity-agent.js';
 
@@ -53,49 +51,27 @@ export async function exploreContextWorkflow(
     );
   }
   const activities = proxyActivities<TemporalActivities>(input.activityOptions ?? defaultActivityOptions);
-  const maxContextChars = input.maxContextChars ?? 60_000;
-  const maxResultChars = input.maxResultChars ?? 20_000;
-  let accumulated: AccumulatedContext = { text: input.initialContext ?? '', results: [] };
-  let fulfilledKeys: string[] = [];
-  const requests: ContextRequest[] = [];
-  if (input.includeDeps === true && (input.targetFiles?.length ?? 0) > 0) {
-    const discovered = await activities.fulfillContextRequests({
-      requests: [
-        {
-          provider: 'discover_context',
-          params: { target_files: [...(input.targetFiles ?? [])] },
-          reason: 'includeDeps',
-        },
-      ],
-      maxResultChars: maxContextChars,
-    });
-    fulfilledKeys = discovered.fulfilledKeys;
-    accumulated = accumulateContext(accumulated, discovered.results, maxContextChars);
-  }
-  let rounds = 0;
-  let ready = maxRounds === 0;
-  while (rounds < maxRounds) {
-    rounds += 1;
-    const { response } = await activities.callExplorationLlm({
-      task: input.task ?? defaultTask,
-      context: accumulated.text,
-      round: rounds,
+  return runContextRounds(
+    {
+      initialContext: input.initialContext ?? '',
       maxRounds,
-      ...(input.repair === undefined ? {} : { repair: input.repair }),
-      ...(input.adapter === undefined ? {} : { adapter: input.adapter }),
-    });
-    requests.push(...response.requests);
-    if (response.requests.length === 0) {
-      ready = true;
-      break;
-    }
-    const fulfilled = await activities.fulfillContextRequests({
-      requests: response.requests,
-      fulfilledKeys,
-      maxResultChars,
-    });
-    fulfilledKeys = [...fulfilledKeys, ...fulfilled.fulfilledKeys];
-    accumulated = accumulateContext(accumulated, fulfilled.results, maxContextChars);
-  }
-  return { context: accumulated.text, rounds, requests, results: accumulated.results, ready };
+      targetFiles: input.includeDeps === true ? (input.targetFiles ?? []) : [],
+      maxContextChars: input.maxContextChars ?? 60_000,
+      maxResultChars: input.maxResultChars ?? 20_000,
+    },
+    {
+      ask: async (context, round) => {
+        const { response } = await activities.callExplorationLlm({
+          task: input.task ?? defaultTask,
+          context,
+          round,
+          maxRounds,
+          ...(input.repair === undefined ? {} : { repair: input.repair }),
+          ...(input.adapter === undefined ? {} : { adapter: input.adapter }),
+        });
+        return response.requests;
+      },
+      fulfill: (request) => activities.fulfillContextRequests(request),
+    },
+  );
 }
