@@ -49,7 +49,8 @@ export interface CodeIndexOptions {
   readonly limits?: Partial<SandboxLimits>;
   /**
    * How definitions and references are found. `question` (the default) reads every source file
-   * but parses only those whose text mentions the name asked, and the language service's program
+   * (over the cache's repository snapshot, only those changed since) but parses only those whose
+   * text mentions the name asked, and the language service's program
    * holds those files, what they import and every file that may declare globals. `whole-repo`
    * parses every file and gives the program every JS/TS file: the simple reference the default
    * is tested against; the answers are the same.
