@@ -15,8 +15,10 @@ import { ScriptProgram } from './script-program.js';
 import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
 import { SourceTexts } from './source-texts.js';
-import type { FileParser } from './project-files.js';
+import type { SourceParser } from './project-files.js';
 import { resolveParseCacheOptions } from './cache/parse-cache-options.js';
+import { parserIdentity } from './cache/parser-identity.js';
+import { SnapshotStore } from './cache/snapshot-store.js';
 import type { ParseCacheOptions } from './cache/parse-cache-options.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
@@ -45,7 +47,8 @@ export interface CodeIndexOptions {
   readonly limits?: Partial<SandboxLimits>;
   /**
    * How definitions and references are found. `question` (the default) reads every source file
-   * but parses only those whose text mentions the name asked, and the language service's program
+   * (over the cache's repository snapshot, only those changed since) but parses only those whose
+   * text mentions the name asked, and the language service's program
    * holds those files, what they import and every file that may declare globals. `whole-repo`
    * parses every file and gives the program every JS/TS file: the simple reference the default
    * is tested against; the answers are the same.
@@ -53,9 +56,10 @@ export interface CodeIndexOptions {
    */
   readonly scope?: 'question' | 'whole-repo';
   /**
-   * The on-disk cache of per-file parses, shared across processes and repositories: `false`
-   * turns it off, an object moves or caps it. Entries are keyed by file content, so edits and
-   * branch switches never get a stale parse.
+   * The on-disk cache, shared across processes and repositories: per-file parses keyed by file
+   * content, and one snapshot per repository of each file's mtime, size, content key and words,
+   * so a later process trusts a file whose mtime and size match without reading it. `false`
+   * turns it off, an object moves or caps it. Edits and branch switches never get a stale parse.
    * @default on, in the user cache folder (`defaultCacheDirectory()`), capped at 256 MiB
    */
   readonly cache?: boolean | ParseCacheOptions;
@@ -131,19 +135,28 @@ export class CodeIndex {
     const maxFileBytes =
       options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
     const cache = resolveParseCacheOptions(options.cache);
-    let parser: Promise<FileParser> | undefined;
+    this.#texts = new SourceTexts({
+      sandbox: this.#sandbox,
+      maxFileBytes,
+      ...(cache === undefined
+        ? {}
+        : { snapshots: new SnapshotStore(cache, { root: this.root, identity: parserIdentity() }) }),
+    });
+    let parser: Promise<SourceParser> | undefined;
     this.#files = new ProjectFiles({
       sandbox: this.#sandbox,
       maxFileBytes,
+      sources: this.#texts,
       loadParser: () => {
-        parser ??= loadCodeIndexQueries().then(({ parseFile, cachedParser }) =>
-          cache === undefined ? parseFile : cachedParser(parseFile, cache),
+        parser ??= loadCodeIndexQueries().then(({ parseFile, cachedParser }): SourceParser =>
+          cache === undefined
+            ? async (source) => parseFile(source.path, await source.text())
+            : cachedParser(parseFile, cache),
         );
         parser.catch(() => (parser = undefined));
         return parser;
       },
     });
-    this.#texts = new SourceTexts({ sandbox: this.#sandbox, maxFileBytes });
     this.#scope = options.scope ?? 'question';
     this.#resolvers = new ListingResolvers(this.#sandbox);
     this.#program = new ScriptProgram({
@@ -336,6 +349,7 @@ export class CodeIndex {
   /** Brings the file versions and texts up to date; a changed file drops the cached answers. */
   async #revalidate(signal: AbortSignal | undefined): Promise<undefined> {
     this.#prefetchEngine(signal);
+    this.#texts.prefetch();
     await this.#files.revalidate(signal);
     await this.#texts.update(this.#files.versions(), signal);
     if (this.#answersGeneration !== this.#files.generation) {

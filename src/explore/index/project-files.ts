@@ -11,13 +11,37 @@ const statConcurrency = 64;
 /** Parses one file's text (`parseFile`); `undefined` for files in no supported language. */
 export type FileParser = (path: string, text: string) => Promise<ParsedFile | undefined>;
 
+/** A file to parse: its path, what is already known of its current version, and how to get its text. */
+export interface FileSource {
+  readonly path: string;
+  /** The parse cache's key of this version's text, when known: a cached parse is found without reading the file. */
+  readonly key?: string;
+  /** The text: the one already read when there is one, else read through the sandbox (once). */
+  text(): Promise<string>;
+  /** Told the key of the text once it is computed from it. */
+  keyed?(key: string): void;
+}
+
+/** Parses one file from its source (`parseFile` over `source.text()`, or a cache in front of it). */
+export type SourceParser = (source: FileSource) => Promise<ParsedFile | undefined>;
+
+/** What the index already holds of a file at a version (its text, its content key), so parsing it need not read it again. */
+export interface KnownSources {
+  /** The text and key known for `path` at `version`, or `undefined`. */
+  sourceOf(path: string, version: string): { readonly text?: string; readonly key?: string } | undefined;
+  /** Records the key computed from the text of `path` at `version`. */
+  keyed(path: string, version: string, key: string): void;
+}
+
 /** Options of {@link ProjectFiles}. */
 export interface ProjectFilesOptions {
   readonly sandbox: CodeIndexSandbox;
   /** Larger files are not indexed. */
   readonly maxFileBytes: number;
   /** Resolves the parser on each parse-cache miss; it should cache, as it is called per file. */
-  readonly loadParser: () => Promise<FileParser>;
+  readonly loadParser: () => Promise<SourceParser>;
+  /** Texts and keys already known, handed to the parser rather than read again. @default none */
+  readonly sources?: KnownSources;
 }
 
 interface CachedParse {
@@ -34,7 +58,8 @@ interface CachedParse {
 export class ProjectFiles {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
-  readonly #loadParser: () => Promise<FileParser>;
+  readonly #loadParser: () => Promise<SourceParser>;
+  readonly #sources: KnownSources | undefined;
   #listing: Promise<readonly string[]> | undefined;
   /** The folders of the current listing and their mtimes, to tell when to list again. */
   #directories: Promise<DirectoryVersions | undefined> | undefined;
@@ -48,6 +73,7 @@ export class ProjectFiles {
     this.#sandbox = options.sandbox;
     this.#maxFileBytes = options.maxFileBytes;
     this.#loadParser = options.loadParser;
+    this.#sources = options.sources;
   }
 
   /** Bumped whenever a `revalidate` sees a file added, removed or changed: answers cached under one generation stay exact. */
@@ -193,15 +219,28 @@ export class ProjectFiles {
   #parseVersion(path: string, version: string): Promise<ParsedFile | undefined> {
     const cached = this.#parses.get(path);
     if (cached?.version === version) return cached.file;
-    const file = Promise.all([
-      this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes }),
-      this.#loadParser(),
-    ]).then(([{ text }, parseFile]) => parseFile(path, text));
+    const file = this.#loadParser().then((parseSource) => parseSource(this.#source(path, version)));
     const entry: CachedParse = { version, file };
     this.#parses.set(path, entry);
     file.catch(() => {
       if (this.#parses.get(path) === entry) this.#parses.delete(path);
     });
     return file;
+  }
+
+  /** `path` at `version` as the parser gets it: a text or key already known, else a read (started now when there is no key to try first). */
+  #source(path: string, version: string): FileSource {
+    const known = this.#sources?.sourceOf(path, version);
+    let text: Promise<string> | undefined =
+      known?.text === undefined ? undefined : Promise.resolve(known.text);
+    const read = (): Promise<string> =>
+      (text ??= this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes }).then((read) => read.text));
+    if (known?.key === undefined) void read().catch(() => undefined);
+    return {
+      path,
+      ...(known?.key === undefined ? {} : { key: known.key }),
+      text: read,
+      keyed: (key) => this.#sources?.keyed(path, version, key),
+    };
   }
 }

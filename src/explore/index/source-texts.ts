@@ -1,16 +1,38 @@
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile } from './languages.js';
+import type { KnownSources } from './project-files.js';
+import type { RepositorySnapshot, SnapshotFile } from './cache/repository-snapshot.js';
+import type { SnapshotStore } from './cache/snapshot-store.js';
+import { wordPieces, wordsOf } from './cache/word-set.js';
 
 const readConcurrency = 64;
+/** Changes are saved once none came for this long, so one question's reads and parses make one save. */
+const saveDelayMs = 250;
+/** Files whose words are gathered between two yields to the event loop while saving. */
+const saveBatch = 200;
+/**
+ * A file modified this close before it was read may change again without changing its mtime (a
+ * coarse clock, the same second): it is left out of the snapshot, and read again by the next process.
+ */
+const racyWindowMs = 3000;
 
 /** A line that starts an ES module statement (`import x`, `export`), not a dynamic `import(...)`. */
 const moduleStatement = /^[ \t]*(?:import|export)\b(?![ \t]*\()/m;
 /** A module's additions to the global scope or to another module: `declare global`, `declare module 'name'`. */
 const ambientDeclaration = /\bdeclare[ \t]+(?:global\b|module[ \t]*['"])/;
 
-interface CachedText {
+/** What is known of one source file at one version: its text (read by this process) or its record in the snapshot. */
+interface SourceEntry {
   readonly version: string;
-  readonly text: string;
+  readonly text: string | undefined;
+  /** Its ordinal in the loaded snapshot, when trusted from it rather than read. */
+  readonly ordinal: number | undefined;
+  readonly mayDeclareGlobals: boolean;
+  /** When the text was read (epoch ms); the snapshot's save time for a trusted entry. */
+  readonly readAt: number;
+  key: string | undefined;
+  keyedAt: number;
+  words: readonly string[] | undefined;
 }
 
 /**
@@ -24,35 +46,65 @@ export function mayDeclareGlobals(text: string): boolean {
   return !moduleStatement.test(text) || ambientDeclaration.test(text) || text.includes('/// <reference');
 }
 
+/** The `mtimeMs` of an `mtimeMs:size` version. */
+function mtimeOf(version: string): number {
+  return Number(version.slice(0, version.indexOf(':')));
+}
+
 /**
- * The text of every source file, read once per version, so a question finds the few files
- * that mention a name without parsing the repository: the text prefilter of the code index.
- * A file that cannot be read (binary, too large, gone) is left out, as the parser leaves it out.
+ * The text prefilter of the code index: which source files mention a name, so a question parses
+ * those and not the repository. A file is read once per version; with a snapshot store, a file
+ * whose version matches the last saved snapshot is not read at all (its words, key and globals
+ * flag come from the snapshot), and what changed is saved back in the background. A file that
+ * cannot be read (binary, too large, gone) is left out, as the parser leaves it out.
  */
-export class SourceTexts {
+export class SourceTexts implements KnownSources {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
-  #texts = new Map<string, CachedText>();
+  readonly #store: SnapshotStore | undefined;
+  #entries = new Map<string, SourceEntry>();
   #globals: readonly string[] = [];
+  #loading: Promise<RepositorySnapshot | undefined> | undefined;
+  #snapshot: RepositorySnapshot | undefined;
+  #snapshotWords: readonly (readonly string[])[] | undefined;
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+  #saving: Promise<void> | undefined;
+  #dirty = false;
 
-  constructor(options: { readonly sandbox: CodeIndexSandbox; readonly maxFileBytes: number }) {
+  constructor(options: {
+    readonly sandbox: CodeIndexSandbox;
+    readonly maxFileBytes: number;
+    /** Where to load the last snapshot from and save the next. @default none: every file is read */
+    readonly snapshots?: SnapshotStore;
+  }) {
     this.#sandbox = options.sandbox;
     this.#maxFileBytes = options.maxFileBytes;
+    this.#store = options.snapshots;
+  }
+
+  /** Starts loading the stored snapshot, so it is ready by the first `update`. */
+  prefetch(): void {
+    this.#loading ??= (this.#store?.read() ?? Promise.resolve(undefined)).catch(() => undefined);
   }
 
   /**
-   * Reads the files whose version changed since the last call and forgets those no longer listed.
-   * `versions` maps each source file to its `mtimeMs:size`.
+   * Reads the files whose version changed since the last call (or since the snapshot) and forgets
+   * those no longer listed. `versions` maps each source file to its `mtimeMs:size`.
    */
   async update(versions: ReadonlyMap<string, string>, signal?: AbortSignal): Promise<void> {
-    const texts = new Map<string, CachedText>();
+    this.prefetch();
+    const first = this.#snapshot === undefined && this.#entries.size === 0;
+    if (first) this.#snapshot = await this.#loading;
+    const entries = new Map<string, SourceEntry>();
     const stale: string[] = [];
     for (const [path, version] of versions) {
-      const cached = this.#texts.get(path);
-      if (cached?.version === version) texts.set(path, cached);
+      const known = this.#entries.get(path) ?? (first ? this.#trusted(path, version) : undefined);
+      if (known?.version === version) entries.set(path, known);
       else stale.push(path);
     }
-    if (stale.length === 0 && texts.size === this.#texts.size) return;
+    const dropped = first ? (this.#snapshot?.size ?? 0) > entries.size : this.#entries.size > entries.size;
+    if (stale.length === 0 && !dropped && !first) return;
+    const readAt = Date.now();
     for (let start = 0; start < stale.length; start += readConcurrency) {
       signal?.throwIfAborted();
       const batch = stale.slice(start, start + readConcurrency);
@@ -60,25 +112,43 @@ export class SourceTexts {
         batch.map(async (path) => {
           try {
             const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
-            texts.set(path, { version: versions.get(path) ?? '', text });
+            entries.set(path, {
+              version: versions.get(path) ?? '',
+              text,
+              ordinal: undefined,
+              mayDeclareGlobals: mayDeclareGlobals(text),
+              readAt,
+              key: undefined,
+              keyedAt: 0,
+              words: undefined,
+            });
           } catch {
             // Unreadable: the parser skips it too.
           }
         }),
       );
     }
-    this.#texts = texts;
-    this.#globals = [...texts]
-      .filter(([path, { text }]) => isScriptFile(path) && mayDeclareGlobals(text))
+    this.#entries = entries;
+    this.#globals = [...entries]
+      .filter(([path, entry]) => isScriptFile(path) && entry.mayDeclareGlobals)
       .map(([path]) => path);
+    if (stale.length > 0 || dropped) this.#changed();
   }
 
   /** The files among `paths` whose text contains any of `words`, in the order of `paths`. */
   containing(paths: Iterable<string>, words: readonly string[]): string[] {
     const found: string[] = [];
+    let fromSnapshot: Set<number> | 'all' | undefined;
     for (const path of paths) {
-      const text = this.#texts.get(path)?.text;
-      if (text !== undefined && words.some((word) => text.includes(word))) found.push(path);
+      const entry = this.#entries.get(path);
+      if (entry === undefined) continue;
+      const { text, ordinal } = entry;
+      if (text !== undefined) {
+        if (words.some((word) => text.includes(word))) found.push(path);
+      } else if (ordinal !== undefined) {
+        fromSnapshot ??= this.#snapshotFilesWithAny(words);
+        if (fromSnapshot === 'all' || fromSnapshot.has(ordinal)) found.push(path);
+      }
     }
     return found;
   }
@@ -86,5 +156,97 @@ export class SourceTexts {
   /** The JS/TS files that may declare globals (see {@link mayDeclareGlobals}), as of the last `update`. */
   globalScriptFiles(): readonly string[] {
     return this.#globals;
+  }
+
+  /** The text read and the key known for `path` at `version`, if any. */
+  sourceOf(path: string, version: string): { readonly text?: string; readonly key?: string } | undefined {
+    const entry = this.#entries.get(path);
+    if (entry?.version !== version) return undefined;
+    return {
+      ...(entry.text === undefined ? {} : { text: entry.text }),
+      ...(entry.key === undefined ? {} : { key: entry.key }),
+    };
+  }
+
+  /** Records the parse cache key computed from the text of `path` at `version`, for the next snapshot. */
+  keyed(path: string, version: string, key: string): void {
+    const entry = this.#entries.get(path);
+    if (entry?.version !== version || entry.key === key) return;
+    entry.key = key;
+    entry.keyedAt = Date.now();
+    this.#changed();
+  }
+
+  /** The snapshot's record of `path` as an entry, when it has one at `version`. */
+  #trusted(path: string, version: string): SourceEntry | undefined {
+    const record = this.#snapshot?.lookup(path, version);
+    if (record === undefined) return undefined;
+    return {
+      version,
+      text: undefined,
+      ordinal: record.ordinal,
+      mayDeclareGlobals: record.mayDeclareGlobals,
+      readAt: Number.POSITIVE_INFINITY,
+      key: record.key,
+      keyedAt: Number.POSITIVE_INFINITY,
+      words: undefined,
+    };
+  }
+
+  /** The snapshot's files holding all the word pieces of any of `words`; `all` when a word has no pieces. */
+  #snapshotFilesWithAny(words: readonly string[]): Set<number> | 'all' {
+    const found = new Set<number>();
+    for (const word of words) {
+      const pieces = wordPieces(word);
+      if (pieces.length === 0) return 'all';
+      for (const ordinal of this.#snapshot?.filesWithAll(pieces) ?? []) found.add(ordinal);
+    }
+    return found;
+  }
+
+  /** Schedules a save, once changes stop for a moment. The timer holds the process open until it is written. */
+  #changed(): void {
+    if (this.#store === undefined) return;
+    this.#dirty = true;
+    if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => {
+      this.#saveTimer = undefined;
+      if (this.#saving === undefined) this.#saving = this.#save().finally(() => (this.#saving = undefined));
+    }, saveDelayMs);
+  }
+
+  /** Writes the entries as the next snapshot; changes made meanwhile schedule another. */
+  async #save(): Promise<void> {
+    const store = this.#store;
+    if (store === undefined || !this.#dirty) return;
+    this.#dirty = false;
+    const entries = [...this.#entries].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    const files: SnapshotFile[] = [];
+    for (let start = 0; start < entries.length; start += saveBatch) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const [path, entry] of entries.slice(start, start + saveBatch)) {
+        const mtime = mtimeOf(entry.version);
+        if (!(mtime < entry.readAt - racyWindowMs)) continue;
+        files.push({
+          path,
+          version: entry.version,
+          key: mtime < entry.keyedAt - racyWindowMs ? entry.key : undefined,
+          mayDeclareGlobals: entry.mayDeclareGlobals,
+          words: this.#wordsOf(entry),
+        });
+      }
+    }
+    await store.write(files);
+    if (this.#dirty) this.#changed();
+  }
+
+  #wordsOf(entry: SourceEntry): readonly string[] {
+    if (entry.words !== undefined) return entry.words;
+    if (entry.text !== undefined) entry.words = wordsOf(entry.text);
+    else if (entry.ordinal !== undefined) {
+      this.#snapshotWords ??= this.#snapshot?.wordsByFile() ?? [];
+      entry.words = this.#snapshotWords[entry.ordinal] ?? [];
+    }
+    return entry.words ?? [];
   }
 }

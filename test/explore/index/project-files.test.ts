@@ -56,4 +56,22 @@ describe('ProjectFiles: the files a CodeIndex parses', () => {
       await rm(copy, { recursive: true, force: true });
     }
   });
+
+  it('reads each file once on a cold question: the prefilter hands its texts to the parser', async () => {
+    const caches: readonly (false | { readonly directory: string })[] = [
+      false,
+      { directory: await mkdtemp(join(tmpdir(), 'project-files-cache-')) },
+    ];
+    for (const cache of caches) {
+      const sandbox = new CountingSandbox({ root });
+      const index = new CodeIndex({ sandbox, cache });
+      expect((await index.definitions('Engine')).map((found) => found.path)).toEqual(['python/pkg/core.py']);
+      expect(await index.definitions('fetchOrders')).not.toEqual([]);
+      const sources = [...sandbox.reads.keys()].filter((path) => !path.endsWith('.json'));
+      expect(sources.length).toBeGreaterThan(5);
+      for (const path of sources)
+        expect(sandbox.reads.get(path), `${path} with cache ${String(cache)}`).toBe(1);
+      if (cache !== false) await rm(cache.directory, { recursive: true, force: true });
+    }
+  });
 });

@@ -15,7 +15,12 @@ async function programOver(scope: 'question' | 'whole-repo') {
   const files = new ProjectFiles({
     sandbox,
     maxFileBytes: 1024 * 1024,
-    loadParser: () => loadCodeIndexQueries().then((queries) => queries.parseFile),
+    loadParser: () =>
+      loadCodeIndexQueries().then(
+        ({ parseFile }) =>
+          async (source) =>
+            parseFile(source.path, await source.text()),
+      ),
   });
   const texts = new SourceTexts({ sandbox, maxFileBytes: 1024 * 1024 });
   await files.revalidate();

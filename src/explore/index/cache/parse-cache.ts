@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ParsedFile } from '../code-symbol.js';
 import { cacheEntryFormat, decodeCacheEntry, encodeCacheEntry } from './cache-entry.js';
 import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
+import { snapshotFormat } from './repository-snapshot.js';
 
 /** A hit older than this is touched (its mtime set to now), so that trimming drops the least recently used. */
 const touchAfterMs = 60 * 60 * 1000;
@@ -19,9 +20,28 @@ interface EntryStats {
   readonly mtimeMs: number;
 }
 
+/** The folder of the repository snapshots (see `SnapshotStore`) in a cache folder. */
+export function snapshotFolder(directory: string): string {
+  return join(directory, `repositories-v${snapshotFormat}`);
+}
+
+const caches = new Map<string, ParseCache>();
+
+/** One `ParseCache` per folder in a process, so its trimming is not run by several at once. */
+export function parseCacheFor(options: ResolvedParseCacheOptions): ParseCache {
+  const key = `${options.directory}\n${options.maxBytes}`;
+  let cache = caches.get(key);
+  if (cache === undefined) {
+    cache = new ParseCache(options);
+    caches.set(key, cache);
+  }
+  return cache;
+}
+
 /**
  * Parse results on disk, one file per entry under `<directory>/parses-v<format>/<2 hex>/<key>`,
- * shared by every repository and process using the folder. Writes go to a temporary file renamed
+ * shared by every repository and process using the folder. Its size cap counts the repository
+ * snapshots beside them too (`<directory>/repositories-v<format>/`), trimmed with the entries. Writes go to a temporary file renamed
  * into place, so a reader sees a whole entry or none and two writers of one key do not clash; no
  * locks are taken. The size is checked on a process's first write and after every eighth of the
  * cap written, so between checks it may run over by that much. An entry that fails its checks is deleted and reported as a miss. Any file
@@ -30,6 +50,7 @@ interface EntryStats {
  */
 export class ParseCache {
   readonly #folder: string;
+  readonly #snapshots: string;
   readonly #maxBytes: number;
   readonly #shards = new Map<string, Promise<boolean>>();
   #writable = true;
@@ -40,6 +61,7 @@ export class ParseCache {
 
   constructor(options: ResolvedParseCacheOptions) {
     this.#folder = join(options.directory, `parses-v${cacheEntryFormat}`);
+    this.#snapshots = snapshotFolder(options.directory);
     this.#maxBytes = options.maxBytes;
   }
 
@@ -71,17 +93,23 @@ export class ParseCache {
     if (!this.#writable) return;
     const location = this.#location(key);
     const temporary = `${location}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    let bytes: Buffer;
     try {
       if (!(await this.#ensureShard(key.slice(0, 2)))) return;
-      const bytes = encodeCacheEntry(key, file);
+      bytes = encodeCacheEntry(key, file);
       await writeFile(temporary, bytes);
       await rename(temporary, location);
-      this.#writtenSinceTrim += bytes.length;
     } catch {
       this.#writable = false;
       await unlink(temporary).catch(() => undefined);
       return;
     }
+    this.written(bytes.length);
+  }
+
+  /** Counts `bytes` written into the cache folder (an entry, a snapshot) toward the next trim. */
+  written(bytes: number): void {
+    this.#writtenSinceTrim += bytes;
     // The first write of a process trims, then every eighth of the cap written: not every write.
     if (!this.#trimmed || this.#writtenSinceTrim > this.#maxBytes / 8) {
       this.#trimmed = true;
@@ -123,16 +151,15 @@ export class ParseCache {
       });
   }
 
-  /** Deletes stale temporary files, then the least recently used entries while the cache is over its cap. */
+  /** Deletes stale temporary files, then the least recently used entries and snapshots while the cache is over its cap. */
   async #trim(): Promise<void> {
     const shards = await readdir(this.#folder).catch(() => [] as string[]);
+    const folders = [...shards.map((shard) => join(this.#folder, shard)), this.#snapshots];
     const entries: EntryStats[] = [];
-    for (const shard of shards) {
-      const names = await readdir(join(this.#folder, shard)).catch(() => [] as string[]);
+    for (const folder of folders) {
+      const names = await readdir(folder).catch(() => [] as string[]);
       for (let start = 0; start < names.length; start += trimConcurrency) {
-        const batch = names
-          .slice(start, start + trimConcurrency)
-          .map((name) => join(this.#folder, shard, name));
+        const batch = names.slice(start, start + trimConcurrency).map((name) => join(folder, name));
         const stats = await Promise.all(batch.map((path) => stat(path).catch(() => undefined)));
         stats.forEach((stats, offset) => {
           const path = batch[offset];

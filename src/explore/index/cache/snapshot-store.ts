@@ -1,0 +1,69 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
+import { parseCacheFor, snapshotFolder } from './parse-cache.js';
+import { RepositorySnapshot } from './repository-snapshot.js';
+import type { SnapshotFile, SnapshotOwner } from './repository-snapshot.js';
+
+/** A snapshot read longer ago than this is touched (its mtime set to now), so that trimming drops the least recently used. */
+const touchAfterMs = 60 * 60 * 1000;
+
+/**
+ * Where one repository's snapshot lives in the cache folder: one file, named by a SHA-256 of the
+ * repository's real root and the parser identity. Written to a temporary file renamed into place,
+ * so a reader sees a whole snapshot or none and two processes saving at once leave one of theirs;
+ * a snapshot that fails its checks is ignored (and replaced by the next save). Counted in the
+ * cache's size cap. File system errors make it do less, never throw.
+ */
+export class SnapshotStore {
+  readonly #options: ResolvedParseCacheOptions;
+  readonly #owner: SnapshotOwner;
+  readonly #location: string;
+
+  constructor(options: ResolvedParseCacheOptions, owner: SnapshotOwner) {
+    this.#options = options;
+    this.#owner = owner;
+    const name = createHash('sha256').update(owner.root).update('\0').update(owner.identity).digest('hex');
+    this.#location = join(snapshotFolder(options.directory), name.slice(0, 40));
+  }
+
+  /** The path of the snapshot file. */
+  get location(): string {
+    return this.#location;
+  }
+
+  /** The stored snapshot, or `undefined` when there is none or it is damaged or not this repository's. */
+  async read(): Promise<RepositorySnapshot | undefined> {
+    let bytes: Buffer;
+    try {
+      const handle = await open(this.#location, 'r');
+      try {
+        bytes = await handle.readFile();
+        const now = Date.now();
+        if (now - (await handle.stat()).mtimeMs > touchAfterMs) {
+          await handle.utimes(now / 1000, now / 1000).catch(() => undefined);
+        }
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return undefined;
+    }
+    return RepositorySnapshot.decode(bytes, this.#owner);
+  }
+
+  /** Replaces the stored snapshot with one of `files`; resolves when written, or given up on. */
+  async write(files: readonly SnapshotFile[]): Promise<void> {
+    const temporary = `${this.#location}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      const bytes = RepositorySnapshot.encode(this.#owner, files);
+      await mkdir(snapshotFolder(this.#options.directory), { recursive: true });
+      await writeFile(temporary, bytes);
+      await rename(temporary, this.#location);
+      parseCacheFor(this.#options).written(bytes.length);
+    } catch {
+      await unlink(temporary).catch(() => undefined);
+    }
+  }
+}
