@@ -12,6 +12,7 @@ import { loadCodeIndexQueries } from './load-code-index-queries.js';
 import { ProjectFiles } from './project-files.js';
 import { ProgramWarming } from './program-warming.js';
 import { ScriptProgram } from './script-program.js';
+import type { WarmStep } from './script-program.js';
 import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
 import { SourceTexts } from './source-texts.js';
@@ -34,6 +35,8 @@ import type { FileStructure } from './structure.js';
 const maxCachedAnswers = 256;
 /** A warming slice: parse for this long, or, once all is parsed, add this many files to the program (binding them). */
 const warmSlice = { maxMilliseconds: 25, maxFiles: 400 };
+/** Files a warming slice parses for the index's own view (symbols, imports), once the program holds every file. */
+const warmParseFiles = 16;
 
 /** Options of {@link CodeIndex}. */
 export interface CodeIndexOptions {
@@ -110,6 +113,8 @@ export class CodeIndex {
   readonly #scope: 'question' | 'whole-repo';
   readonly #program: ScriptProgram;
   readonly #warming: ProgramWarming;
+  /** Versions of files warming has parsed (or failed to): each is tried once. */
+  readonly #warmTried = new Set<string>();
   /** Reference answers of the current file generation: same file versions, same answer. */
   readonly #answers = new Map<string, ReferencesResult>();
   #answersGeneration = -1;
@@ -166,7 +171,7 @@ export class CodeIndex {
       scope: this.#scope,
     });
     this.#warming = new ProgramWarming({
-      step: () => this.#program.warmStep(warmSlice),
+      step: () => this.#warmStep(),
       background: this.#scope === 'question' && options.warm !== false,
     });
   }
@@ -178,7 +183,8 @@ export class CodeIndex {
 
   /**
    * Builds the TypeScript program over every JS/TS file of the repository now, a slice at a time
-   * (yielding to other work between slices), and resolves when it holds them all: what the
+   * (yielding to other work between slices), then parses every source file no question has
+   * parsed, and resolves when done: what the
    * background warming does after the first question, for a caller that would rather pay it
    * up front. Resolves at once for a repository without JS/TS files and in `whole-repo` scope,
    * whose first question builds the whole program.
@@ -357,6 +363,23 @@ export class CodeIndex {
       this.#answersGeneration = this.#files.generation;
     }
     return undefined;
+  }
+
+  /**
+   * One slice of warming: the program's first (`ScriptProgram.warmStep`); once it holds every
+   * JS/TS file, the index's own parse (symbols, imports) of the source files not parsed yet, so
+   * a question about a new name finds its files parsed. Each version is tried once.
+   */
+  async #warmStep(): Promise<WarmStep> {
+    const program = this.#program.warmStep(warmSlice);
+    if (program.parsed > 0 || program.added > 0 || program.remaining > 0) return program;
+    const unparsed = [...this.#files.versions()]
+      .filter(([path, version]) => !this.#files.hasParse(path) && !this.#warmTried.has(`${version}:${path}`))
+      .map(([path]) => path);
+    const batch = unparsed.slice(0, warmParseFiles);
+    for (const path of batch) this.#warmTried.add(`${this.#files.versionOf(path) ?? ''}:${path}`);
+    await this.#files.parseSome(batch);
+    return { parsed: batch.length, added: 0, remaining: unparsed.length - batch.length };
   }
 
   /** Runs a question on the files that mention `words`: see `askInQuestionScope`. */

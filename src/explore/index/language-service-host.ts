@@ -38,6 +38,12 @@ export interface IndexHostSource {
   rootFiles?(): readonly string[];
   /** `mtimeMs:size` of a repo-relative file, or `undefined` when it is not in the program. */
   versionOf(relativePath: string): string | undefined;
+  /**
+   * A string that changes whenever a file version or the root files change: while it stays the
+   * same, the language service takes its program as up to date without asking each file's version.
+   * @default none (the service asks every file's version on each use)
+   */
+  projectVersion?(): string;
 }
 
 /**
@@ -73,7 +79,16 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
 
   /** The repo-relative path of an absolute language-service path. */
   relative(fileName: string): string {
-    return posix.relative(this.#source.root, fileName);
+    const prefix = `${this.#source.root}/`;
+    // The service's paths are the host's own, absolute and normalised: under the root, a prefix.
+    return fileName.startsWith(prefix) && !fileName.includes('/.')
+      ? fileName.slice(prefix.length)
+      : posix.relative(this.#source.root, fileName);
+  }
+
+  getProjectVersion(): string {
+    // Empty: no project version, so the service checks every file's version.
+    return this.#source.projectVersion?.() ?? '';
   }
 
   /** Sets the resolver imports go through; true when it differs from the last one (the service must start over). */

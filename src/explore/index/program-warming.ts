@@ -2,8 +2,8 @@ import type { WarmStep } from './script-program.js';
 
 /** Options of {@link ProgramWarming}. */
 export interface ProgramWarmingOptions {
-  /** One slice of warming: `ScriptProgram.warmStep`. */
-  readonly step: () => WarmStep;
+  /** One slice of warming (`ScriptProgram.warmStep`, then parsing the index's own view of the files). */
+  readonly step: () => WarmStep | Promise<WarmStep>;
   /** Whether the end of a question starts warming in the background. */
   readonly background: boolean;
 }
@@ -15,7 +15,7 @@ export interface ProgramWarmingOptions {
  * keeps a process alive.
  */
 export class ProgramWarming {
-  readonly #step: () => WarmStep;
+  readonly #step: () => WarmStep | Promise<WarmStep>;
   readonly #background: boolean;
   #questionsUnderWay = 0;
   #running: Promise<void> | undefined;
@@ -36,7 +36,7 @@ export class ProgramWarming {
     }
   }
 
-  /** Warms slice after slice, yielding between them, until the program holds every file. */
+  /** Warms slice after slice, yielding between them, until a slice has nothing left to do. */
   run(signal?: AbortSignal): Promise<void> {
     return this.#slices(signal, false);
   }
@@ -46,9 +46,9 @@ export class ProgramWarming {
       do await pause(background);
       while (background && this.#questionsUnderWay > 0);
       signal?.throwIfAborted();
-      const step = this.#step();
-      // Nothing parsed and nothing added: what is left cannot join the program (stop rather than spin).
-      if (step.remaining === 0 || (step.parsed === 0 && step.added === 0)) return;
+      const step = await this.#step();
+      // A step that parsed and added nothing: done, or what is left cannot be warmed (stop rather than spin).
+      if (step.parsed === 0 && step.added === 0) return;
     }
   }
 

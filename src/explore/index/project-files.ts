@@ -190,6 +190,12 @@ export class ProjectFiles {
     return this.parseSome([...this.#versions.keys()], signal);
   }
 
+  /** True when the parse of `path` at its version as of the last `revalidate` is held (done or under way). */
+  hasParse(path: string): boolean {
+    const version = this.#versions.get(path);
+    return version !== undefined && this.#parses.get(path)?.version === version;
+  }
+
   /** The files among `files` known to the last `revalidate`, parsed in their order; unreadable and unknown files are skipped. */
   async parseSome(files: readonly string[], signal?: AbortSignal): Promise<ParsedFile[]> {
     const parsed: ParsedFile[] = [];

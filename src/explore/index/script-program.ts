@@ -45,6 +45,8 @@ export class ScriptProgram {
   #service: ts.LanguageService | undefined;
   /** The program's root files for `question` scope. */
   #roots: readonly string[] = [];
+  /** Bumped whenever `#roots` changes: part of the host's project version. */
+  #rootsVersion = 0;
   #rootsFrom: { readonly globals: readonly string[]; readonly asked: ReadonlySet<string> } = {
     globals: [],
     asked: new Set(),
@@ -134,6 +136,7 @@ export class ScriptProgram {
       root: this.#root,
       scriptFiles: () => this.#files.scriptFiles(),
       versionOf: (path) => this.#files.versionOf(path),
+      projectVersion: () => `${this.#files.generation}:${this.#rootsVersion}`,
       ...(this.#scope === 'question' ? { rootFiles: () => this.#roots } : {}),
     });
     return this.#host;
@@ -157,5 +160,6 @@ export class ScriptProgram {
     for (const file of needed) all.add(file);
     this.#rootsFrom = { globals, asked: all };
     this.#roots = [...new Set([...globals, ...all])].sort();
+    this.#rootsVersion += 1;
   }
 }

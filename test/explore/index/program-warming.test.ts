@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ProgramWarming } from '../../../src/explore/index/program-warming.js';
 import type { WarmStep } from '../../../src/explore/index/script-program.js';
 
-/** A step that adds one file per call out of `files`, recording whether a question was under way. */
+/** A step that adds one file per call out of `files`, then reports nothing left to do. */
 function countingStep(files: number): { readonly step: () => WarmStep; readonly calls: () => number } {
   let calls = 0;
   return {
     step: () => {
       calls += 1;
-      const remaining = Math.max(0, files - calls);
-      return { parsed: 0, added: 1, remaining };
+      const added = calls <= files ? 1 : 0;
+      return { parsed: 0, added, remaining: Math.max(0, files - calls) };
     },
     calls: () => calls,
   };
@@ -20,10 +20,10 @@ async function settle(rounds = 50): Promise<void> {
 }
 
 describe('ProgramWarming', () => {
-  it('run() steps until nothing remains', async () => {
+  it('run() steps until a step has nothing left to do', async () => {
     const { step, calls } = countingStep(5);
     await new ProgramWarming({ step, background: false }).run();
-    expect(calls()).toBe(5);
+    expect(calls()).toBe(6);
   });
 
   it('stops when a step neither parses nor adds anything, rather than spinning', async () => {
@@ -59,7 +59,7 @@ describe('ProgramWarming', () => {
       step: () => {
         steps += 1;
         if (underWay) stepsDuringQuestion += 1;
-        return { parsed: 1, added: 0, remaining: steps < 20 ? 1 : 0 };
+        return { parsed: steps <= 20 ? 1 : 0, added: 0, remaining: Math.max(0, 20 - steps) };
       },
       background: true,
     });
@@ -77,7 +77,7 @@ describe('ProgramWarming', () => {
       underWay = false;
     });
     await settle();
-    expect(steps).toBe(20);
+    expect(steps).toBe(21);
     expect(stepsDuringQuestion).toBe(0);
   });
 

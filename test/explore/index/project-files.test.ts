@@ -22,7 +22,7 @@ class CountingSandbox extends Sandbox {
 describe('ProjectFiles: the files a CodeIndex parses', () => {
   it('parses each file once when two first queries of a fresh index run at the same time', async () => {
     const sandbox = new CountingSandbox({ root });
-    const index = new CodeIndex({ sandbox });
+    const index = new CodeIndex({ sandbox, warm: false });
     const [graph, map] = await Promise.all([
       index.importGraph(),
       index.repoMap(),
@@ -40,7 +40,7 @@ describe('ProjectFiles: the files a CodeIndex parses', () => {
     try {
       await cp(root, copy, { recursive: true });
       const sandbox = new CountingSandbox({ root: copy });
-      const index = new CodeIndex({ sandbox });
+      const index = new CodeIndex({ sandbox, warm: false });
       await index.importGraph();
       const first = new Map(sandbox.reads);
       await Promise.all([index.importGraph(), index.repoMap()]);
@@ -64,7 +64,7 @@ describe('ProjectFiles: the files a CodeIndex parses', () => {
     ];
     for (const cache of caches) {
       const sandbox = new CountingSandbox({ root });
-      const index = new CodeIndex({ sandbox, cache });
+      const index = new CodeIndex({ sandbox, cache, warm: false });
       expect((await index.definitions('Engine')).map((found) => found.path)).toEqual(['python/pkg/core.py']);
       expect(await index.definitions('fetchOrders')).not.toEqual([]);
       const sources = [...sandbox.reads.keys()].filter((path) => !path.endsWith('.json'));

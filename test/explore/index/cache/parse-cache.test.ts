@@ -132,7 +132,7 @@ describe('the code index parse cache, across processes', () => {
 
 describe('the code index parse cache, in one process', () => {
   it('sees a changed file, an added file and a deleted file in the next answer, without refresh', async () => {
-    const index = new CodeIndex({ root: repo, cache: { directory: cache } });
+    const index = new CodeIndex({ root: repo, cache: { directory: cache }, warm: false });
     expect(await index.definitions('LATER_ADDED')).toEqual([]);
     const before = await index.importGraph();
 
@@ -166,7 +166,7 @@ describe('the code index parse cache, in one process', () => {
   it('answers without error when the cache folder cannot be created', async () => {
     const blocker = join(scratch, 'a-file');
     await writeFile(blocker, 'not a folder');
-    const index = new CodeIndex({ root: repo, cache: { directory: join(blocker, 'cache') } });
+    const index = new CodeIndex({ root: repo, cache: { directory: join(blocker, 'cache') }, warm: false });
     const [definition] = await index.definitions('Engine');
     expect(definition?.path).toBe('python/pkg/core.py');
     expect((await index.symbols('web/client.ts')).symbols.map((symbol) => symbol.name)).toContain(

@@ -67,7 +67,8 @@ function countingIndex(
     if (!isModuleConfigFile(path)) reads.push(path);
     return readText(path, readOptions);
   });
-  return { index: new CodeIndex({ ...options, sandbox }), reads };
+  // No background warming: it would read and cache more files than the question did.
+  return { index: new CodeIndex({ ...options, sandbox, warm: false }), reads };
 }
 
 let scratch: string;
