@@ -61,6 +61,15 @@ export interface CodeIndexOptions {
    * @default on, in the user cache folder (`defaultCacheDirectory()`), capped at 256 MiB
    */
   readonly cache?: boolean | ParseCacheOptions;
+  /**
+   * How a query learns that files changed since the last one. `true` watches the listed folders
+   * with `fs.watch` (each on its own, never keeping the process alive) and stats only the files
+   * their events name; where watching fails (no inotify watches left, a watcher error, more than
+   * 20,000 folders) the index falls back to stat'ing. `false` stats every listed file and
+   * folder on each query. Both see the same changes; `close()` stops the watchers.
+   * @default true
+   */
+  readonly watch?: boolean;
 }
 
 /** A file's symbols as the index sees them. */
@@ -142,6 +151,7 @@ export class CodeIndex {
         parser.catch(() => (parser = undefined));
         return parser;
       },
+      ...(options.watch === undefined ? {} : { watch: options.watch }),
     });
     this.#texts = new SourceTexts({ sandbox: this.#sandbox, maxFileBytes });
     this.#scope = options.scope ?? 'question';
@@ -150,6 +160,15 @@ export class CodeIndex {
   /** Forgets the file listing, so files added or deleted since are seen. Changed files are always re-read. */
   refresh(): void {
     this.#files.refresh();
+  }
+
+  /**
+   * Stops watching the repository's folders (see `CodeIndexOptions.watch`); the index still
+   * answers, stat'ing files to see changes. An index dropped without `close()` stops its
+   * watchers when it is garbage-collected.
+   */
+  close(): void {
+    this.#files.close();
   }
 
   /** Functions, classes, methods, variables and types declared in a file. @throws {CodeIndexError} for unsupported files */

@@ -1,0 +1,121 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DirectoryWatcher } from './directory-watcher.js';
+import { isListingCurrent, listingDirectories, stampListing } from './listing-stamps.js';
+import type { ListingStamps } from './listing-stamps.js';
+
+/** What {@link ListingChanges.check} found since the listing was taken or last checked. */
+export type ListingCheck =
+  /** A file was added, deleted or renamed, or a `.gitignore` changed: list again. */
+  | { readonly type: 'listing' }
+  /** The listing holds; any of its files may have changed, so stat them all. */
+  | { readonly type: 'all-files' }
+  /** The listing holds; only these listed files may have changed (none when empty). */
+  | { readonly type: 'files'; readonly files: ReadonlySet<string> };
+
+/** Options of {@link ListingChanges.track}. */
+export interface TrackListingOptions {
+  /** When the walk that made the listing began (epoch ms). */
+  readonly walkStartedAtMs: number;
+  /** Watch the listing's folders with `fs.watch` rather than stat them on each check. @default true */
+  readonly watch?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Tells whether a file listing is still what a walk would give, and which of its files changed.
+ * By stat'ing (the reference): each folder the walk read, and its `.gitignore`, keeps its stamp
+ * (`isListingCurrent`), and any file may have changed. By watching, where `fs.watch` works: the
+ * folders' events name the files that changed, so nothing else is stat'ed; a watcher failure or
+ * an event without a name falls back to stat'ing.
+ */
+export class ListingChanges {
+  readonly #root: string;
+  readonly #listed: ReadonlySet<string>;
+  /** `undefined` when a folder changed about the time of the walk, so the listing cannot be proven current. */
+  readonly #stamps: ListingStamps | undefined;
+  readonly #watcher: DirectoryWatcher | undefined;
+
+  private constructor(
+    root: string,
+    listed: ReadonlySet<string>,
+    stamps: ListingStamps | undefined,
+    watcher: DirectoryWatcher | undefined,
+  ) {
+    this.#root = root;
+    this.#listed = listed;
+    this.#stamps = stamps;
+    this.#watcher = watcher;
+  }
+
+  /**
+   * Starts tracking `files`, the listing of a walk over `root` (the sandbox's `FileListing` names
+   * the folders it read; a plain array is checked through the folders above its files). The
+   * watchers start before the folders are stamped, so a change after the stamps is an event.
+   */
+  static async track(
+    root: string,
+    files: readonly string[],
+    options: TrackListingOptions,
+  ): Promise<ListingChanges> {
+    const directories = listingDirectories(files);
+    const watcher = options.watch === false ? undefined : DirectoryWatcher.start(root, directories);
+    try {
+      const stamps = await stampListing(root, directories, options.walkStartedAtMs, options.signal);
+      return new ListingChanges(root, new Set(files), stamps, watcher);
+    } catch (error) {
+      watcher?.close();
+      throw error;
+    }
+  }
+
+  /** False when a folder changed about the time of the walk: the listing cannot be proven current, so every check says list again. */
+  get current(): boolean {
+    return this.#stamps !== undefined;
+  }
+
+  /** True while `fs.watch` reports the changes (no watcher failed). */
+  get watching(): boolean {
+    return this.#watcher !== undefined && !this.#watcher.failed;
+  }
+
+  /** What changed since the listing was taken or last checked. */
+  async check(signal?: AbortSignal): Promise<ListingCheck> {
+    if (this.#stamps === undefined) return { type: 'listing' };
+    if (this.#watcher === undefined || this.#watcher.failed) {
+      return (await isListingCurrent(this.#root, this.#stamps, signal))
+        ? { type: 'all-files' }
+        : { type: 'listing' };
+    }
+    const events = await this.#watcher.take();
+    if (this.#watcher.failed || events.type === 'unknown') {
+      return (await isListingCurrent(this.#root, this.#stamps, signal))
+        ? { type: 'all-files' }
+        : { type: 'listing' };
+    }
+    const files = new Set<string>();
+    for (const path of events.changed) {
+      if (isGitignore(path)) return { type: 'listing' };
+      if (this.#listed.has(path)) files.add(path);
+    }
+    for (const path of events.renamed) {
+      if (isGitignore(path)) return { type: 'listing' };
+      const stats = await lstat(join(this.#root, path)).catch(() => undefined);
+      const listed = this.#listed.has(path);
+      // A listed file replaced by a rename (an editor's atomic save) is a change, not a new entry.
+      if (stats?.isFile() === true && listed) files.add(path);
+      else if (stats === undefined ? listed : stats.isFile() || stats.isDirectory())
+        return { type: 'listing' };
+    }
+    return { type: 'files', files };
+  }
+
+  /** Stops watching; later checks stat. */
+  close(): void {
+    this.#watcher?.close();
+  }
+}
+
+function isGitignore(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore');
+}
