@@ -114,9 +114,7 @@ export class ProjectFiles {
     });
     // Tracked from the walk itself, which names the folders it read (a kept listing may not).
     const changes = walked
-      .then((files) =>
-        ListingChanges.track(this.#sandbox.root, files, { walkStartedAtMs, watch: this.#watch }),
-      )
+      .then((files) => new ListingChanges(this.#sandbox.root, files, { walkStartedAtMs, watch: this.#watch }))
       .catch(() => undefined);
     this.#changes = changes;
     void changes.then((tracked) => {
@@ -223,7 +221,7 @@ export class ProjectFiles {
     signal: AbortSignal | undefined,
   ): Promise<{ readonly files: readonly string[]; readonly versions: Map<string, string> }> {
     const files = this.#sourceFilesOf(await this.list(signal));
-    // The watchers start before the stats, so a change after a file's stat is an event.
+    // The watchers start before the stats (the folder stamps run beside them), so a change after a file's stat is an event.
     await this.#changes;
     const stats = await this.#statFiles(files, signal);
     const versions = new Map<string, string>();

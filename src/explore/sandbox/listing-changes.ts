@@ -13,7 +13,7 @@ export type ListingCheck =
   /** The listing holds; only these listed files may have changed (none when empty). */
   | { readonly type: 'files'; readonly files: ReadonlySet<string> };
 
-/** Options of {@link ListingChanges.track}. */
+/** Options of {@link ListingChanges}. */
 export interface TrackListingOptions {
   /** When the walk that made the listing began (epoch ms). */
   readonly walkStartedAtMs: number;
@@ -32,46 +32,29 @@ export interface TrackListingOptions {
 export class ListingChanges {
   readonly #root: string;
   readonly #listed: ReadonlySet<string>;
-  /** `undefined` when a folder changed about the time of the walk, so the listing cannot be proven current. */
-  readonly #stamps: ListingStamps | undefined;
+  /** Settles to `undefined` when a folder changed about the time of the walk (or stamping failed), so the listing cannot be proven current. */
+  readonly #stamps: Promise<ListingStamps | undefined>;
   readonly #watcher: DirectoryWatcher | undefined;
-
-  private constructor(
-    root: string,
-    listed: ReadonlySet<string>,
-    stamps: ListingStamps | undefined,
-    watcher: DirectoryWatcher | undefined,
-  ) {
-    this.#root = root;
-    this.#listed = listed;
-    this.#stamps = stamps;
-    this.#watcher = watcher;
-  }
 
   /**
    * Starts tracking `files`, the listing of a walk over `root` (the sandbox's `FileListing` names
    * the folders it read; a plain array is checked through the folders above its files). The
-   * watchers start before the folders are stamped, so a change after the stamps is an event.
+   * watchers start at once, before the folders are stamped (which runs in the background), so a
+   * change after the stamps is an event and files stat'ed after this call are covered.
    */
-  static async track(
-    root: string,
-    files: readonly string[],
-    options: TrackListingOptions,
-  ): Promise<ListingChanges> {
+  constructor(root: string, files: readonly string[], options: TrackListingOptions) {
     const directories = listingDirectories(files);
-    const watcher = options.watch === false ? undefined : DirectoryWatcher.start(root, directories);
-    try {
-      const stamps = await stampListing(root, directories, options.walkStartedAtMs, options.signal);
-      return new ListingChanges(root, new Set(files), stamps, watcher);
-    } catch (error) {
-      watcher?.close();
-      throw error;
-    }
+    this.#root = root;
+    this.#listed = new Set(files);
+    this.#watcher = options.watch === false ? undefined : DirectoryWatcher.start(root, directories);
+    this.#stamps = stampListing(root, directories, options.walkStartedAtMs, options.signal).catch(
+      () => undefined,
+    );
   }
 
   /** False when a folder changed about the time of the walk: the listing cannot be proven current, so every check says list again. */
-  get current(): boolean {
-    return this.#stamps !== undefined;
+  async provable(): Promise<boolean> {
+    return (await this.#stamps) !== undefined;
   }
 
   /** True while `fs.watch` reports the changes (no watcher failed). */
@@ -81,15 +64,16 @@ export class ListingChanges {
 
   /** What changed since the listing was taken or last checked. */
   async check(signal?: AbortSignal): Promise<ListingCheck> {
-    if (this.#stamps === undefined) return { type: 'listing' };
+    const stamps = await this.#stamps;
+    if (stamps === undefined) return { type: 'listing' };
     if (this.#watcher === undefined || this.#watcher.failed) {
-      return (await isListingCurrent(this.#root, this.#stamps, signal))
+      return (await isListingCurrent(this.#root, stamps, signal))
         ? { type: 'all-files' }
         : { type: 'listing' };
     }
     const events = await this.#watcher.take();
     if (this.#watcher.failed || events.type === 'unknown') {
-      return (await isListingCurrent(this.#root, this.#stamps, signal))
+      return (await isListingCurrent(this.#root, stamps, signal))
         ? { type: 'all-files' }
         : { type: 'listing' };
     }

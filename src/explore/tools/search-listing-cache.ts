@@ -49,12 +49,12 @@ export class SearchListingCache {
     };
     const listing = await this.#sandbox.listFiles(options);
     if (listing.truncated || listing.directories.length === 0) return listing;
-    const changes = await ListingChanges.track(this.#sandbox.root, listing, {
+    const changes = new ListingChanges(this.#sandbox.root, listing, {
       walkStartedAtMs,
       watch: false,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
-    if (changes.current) {
+    if (await changes.provable()) {
       this.#entries.set(key, { listing, changes });
       if (this.#entries.size > maxEntries) this.#entries.delete(this.#entries.keys().next().value ?? key);
     }
