@@ -7,6 +7,13 @@ import { ListingChanges } from '../sandbox/listing-changes.js';
 
 const statConcurrency = 64;
 
+/** Source files and their versions, and whether every folder was watched from before the stats. */
+interface Stated {
+  readonly files: readonly string[];
+  readonly versions: Map<string, string>;
+  readonly watched: boolean;
+}
+
 /** Closes the watchers of a `ProjectFiles` dropped without `close()`: they would hold inotify watches until exit. */
 const unwatchOnCollect = new FinalizationRegistry<ListingChanges>((changes) => changes.close());
 
@@ -44,7 +51,11 @@ export class ProjectFiles {
   #listing: Promise<readonly string[]> | undefined;
   /** What changed since the current listing was taken; settles once its watchers run. */
   #changes: Promise<ListingChanges | undefined> | undefined;
-  /** False while a revalidate runs or after one failed: events it took may be lost, so the next stats every file. */
+  /**
+   * True when the versions came from stats made while every folder was watched, and no revalidate
+   * failed since: then the events name every later change. Otherwise the next revalidate stats
+   * every file.
+   */
   #versionsCurrent = false;
   /** The revalidate under way: they run one at a time, since each takes the events it answers. */
   #revalidating: Promise<void> = Promise.resolve();
@@ -159,7 +170,7 @@ export class ProjectFiles {
     this.#versionsCurrent = false;
     const listing = this.#listing;
     const changes = await this.#changes;
-    let stated: { readonly files: readonly string[]; readonly versions: Map<string, string> };
+    let stated: Stated;
     if (listing === undefined || changes === undefined) {
       if (this.#listing === listing) this.#listing = undefined;
       stated = await this.#statListed(signal);
@@ -168,7 +179,7 @@ export class ProjectFiles {
       if (check.type === 'listing' && this.#listing === listing) this.#listing = undefined;
       stated =
         check.type === 'files' && trusted
-          ? await this.#statChanged(listing, check.files, signal)
+          ? await this.#statChanged(listing, check.files, signal, changes)
           : await this.#statListed(signal);
     } else {
       // The folder check runs beside the file stats; a changed listing means listing and stat'ing again.
@@ -189,7 +200,7 @@ export class ProjectFiles {
     for (const path of this.#parses.keys()) {
       if (this.#parses.get(path)?.version !== versions.get(path)) this.#parses.delete(path);
     }
-    this.#versionsCurrent = true;
+    this.#versionsCurrent = stated.watched;
   }
 
   /** The current versions with those of `changed` stat'ed again; a version that looks the same gets a new suffix. */
@@ -197,9 +208,10 @@ export class ProjectFiles {
     listing: Promise<readonly string[]>,
     changed: ReadonlySet<string>,
     signal: AbortSignal | undefined,
-  ): Promise<{ readonly files: readonly string[]; readonly versions: Map<string, string> }> {
+    changes: ListingChanges,
+  ): Promise<Stated> {
     const files = this.#sourceFilesOf(await listing);
-    if (changed.size === 0) return { files, versions: this.#versions };
+    if (changed.size === 0) return { files, versions: this.#versions, watched: changes.watching };
     const versions = new Map(this.#versions);
     const paths = [...changed].filter((path) => languageOf(path) !== undefined);
     const stats = await this.#statFiles(paths, signal);
@@ -213,23 +225,21 @@ export class ProjectFiles {
         versions.set(path, looksSame ? `${version}:${this.#watchedChanges}` : version);
       }
     });
-    return { files, versions };
+    return { files, versions, watched: changes.watching };
   }
 
   /** The listed files in a supported language, and the `mtimeMs:size` of those that are files within the size limit. */
-  async #statListed(
-    signal: AbortSignal | undefined,
-  ): Promise<{ readonly files: readonly string[]; readonly versions: Map<string, string> }> {
+  async #statListed(signal: AbortSignal | undefined): Promise<Stated> {
     const files = this.#sourceFilesOf(await this.list(signal));
-    // The watchers start before the stats (the folder stamps run beside them), so a change after a file's stat is an event.
-    await this.#changes;
+    // Watched from before the first stat: a change after a file's stat is an event.
+    const watched = (await this.#changes)?.watching === true;
     const stats = await this.#statFiles(files, signal);
     const versions = new Map<string, string>();
     files.forEach((file, index) => {
       const version = stats[index];
       if (version !== undefined) versions.set(file, version);
     });
-    return { files, versions };
+    return { files, versions, watched };
   }
 
   #sourceFilesOf(listing: readonly string[]): readonly string[] {

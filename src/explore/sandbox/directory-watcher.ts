@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 /** More folders than this are not watched (each costs an inotify watch, a per-user resource); the caller stats instead. */
 export const maxWatchedDirectories = 20_000;
+/** Folders watched per turn of the event loop while starting: a few thousand `fs.watch` calls would block it for hundreds of ms. */
+const startBatch = 128;
 /** Past this many events between two takes the names are not kept: a branch switch, or an event queue that may have overflowed. */
 const maxNamedEvents = 2_000;
 
@@ -34,16 +36,25 @@ export class DirectoryWatcher {
   #closed = false;
 
   /**
-   * Starts watching `directories` (repo-relative, '' for the root) under `root`.
+   * Starts watching `directories` (repo-relative, '' for the root) under `root`, a batch per turn
+   * of the event loop; resolves once every folder is watched.
    *
-   * @returns `undefined` when they cannot all be watched: too many, `fs.watch` unsupported, or an
-   *   error such as `ENOSPC` (no inotify watches left).
+   * @returns `undefined` when they cannot all be watched: too many, `fs.watch` unsupported, an
+   *   error such as `ENOSPC` (no inotify watches left), or `signal` aborted meanwhile.
    */
-  static start(root: string, directories: readonly string[]): DirectoryWatcher | undefined {
+  static async start(
+    root: string,
+    directories: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<DirectoryWatcher | undefined> {
     if (directories.length > maxWatchedDirectories) return undefined;
     const watcher = new DirectoryWatcher();
     try {
-      for (const directory of directories) watcher.#add(root, directory);
+      for (let start = 0; start < directories.length; start += startBatch) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        if (signal?.aborted === true || watcher.failed) throw new Error('stopped');
+        for (const directory of directories.slice(start, start + startBatch)) watcher.#add(root, directory);
+      }
     } catch {
       watcher.close();
       return undefined;

@@ -34,19 +34,28 @@ export class ListingChanges {
   readonly #listed: ReadonlySet<string>;
   /** Settles to `undefined` when a folder changed about the time of the walk (or stamping failed), so the listing cannot be proven current. */
   readonly #stamps: Promise<ListingStamps | undefined>;
-  readonly #watcher: DirectoryWatcher | undefined;
+  /** Set once every folder is watched; until then (and after a failure) checks stat. */
+  #watcher: DirectoryWatcher | undefined;
+  readonly #stopWatching = new AbortController();
+  /** Whether a check has compared the stamps since every folder was watched: changes before that are no events. */
+  #stampsCheckedWhileWatching = false;
 
   /**
    * Starts tracking `files`, the listing of a walk over `root` (the sandbox's `FileListing` names
    * the folders it read; a plain array is checked through the folders above its files). The
-   * watchers start at once, before the folders are stamped (which runs in the background), so a
-   * change after the stamps is an event and files stat'ed after this call are covered.
+   * folders are stamped, and watched, in the background: checks stat until every folder is
+   * watched (`watching`); a caller that stats its files once after that can trust the events.
    */
   constructor(root: string, files: readonly string[], options: TrackListingOptions) {
     const directories = listingDirectories(files);
     this.#root = root;
     this.#listed = new Set(files);
-    this.#watcher = options.watch === false ? undefined : DirectoryWatcher.start(root, directories);
+    if (options.watch !== false) {
+      void DirectoryWatcher.start(root, directories, this.#stopWatching.signal).then((watcher) => {
+        if (this.#stopWatching.signal.aborted) watcher?.close();
+        else this.#watcher = watcher;
+      });
+    }
     this.#stamps = stampListing(root, directories, options.walkStartedAtMs, options.signal).catch(
       () => undefined,
     );
@@ -71,11 +80,16 @@ export class ListingChanges {
         ? { type: 'all-files' }
         : { type: 'listing' };
     }
-    const events = await this.#watcher.take();
-    if (this.#watcher.failed || events.type === 'unknown') {
+    const watcher = this.#watcher;
+    const events = await watcher.take();
+    if (watcher.failed || events.type === 'unknown') {
       return (await isListingCurrent(this.#root, stamps, signal))
         ? { type: 'all-files' }
         : { type: 'listing' };
+    }
+    if (!this.#stampsCheckedWhileWatching) {
+      if (!(await isListingCurrent(this.#root, stamps, signal))) return { type: 'listing' };
+      this.#stampsCheckedWhileWatching = true;
     }
     const files = new Set<string>();
     for (const path of events.changed) {
@@ -94,8 +108,9 @@ export class ListingChanges {
     return { type: 'files', files };
   }
 
-  /** Stops watching; later checks stat. */
+  /** Stops watching (or starting to); later checks stat. */
   close(): void {
+    this.#stopWatching.abort();
     this.#watcher?.close();
   }
 }

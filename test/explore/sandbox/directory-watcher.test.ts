@@ -17,7 +17,7 @@ afterEach(async () => {
 
 describe('DirectoryWatcher', () => {
   it('names the files changed and the entries added or deleted before take(), each once', async () => {
-    const watcher = DirectoryWatcher.start(root, ['']);
+    const watcher = await DirectoryWatcher.start(root, ['']);
     expect(watcher).toBeDefined();
     await writeFile(join(root, 'a.ts'), 'a changed\n');
     await writeFile(join(root, 'b.ts'), 'b\n');
@@ -33,16 +33,16 @@ describe('DirectoryWatcher', () => {
   });
 
   it('stops naming changes past a flood of events, so the caller checks everything', async () => {
-    const watcher = DirectoryWatcher.start(root, [''])!;
+    const watcher = (await DirectoryWatcher.start(root, ['']))!;
     for (let index = 0; index < 1_100; index++) await writeFile(join(root, `f${index}.ts`), 'x\n');
     expect(await watcher.take()).toEqual({ type: 'unknown' });
     expect((await watcher.take()).type).toBe('named');
     watcher.close();
   });
 
-  it('refuses to watch a folder that is not there, and reports failed once closed', () => {
-    expect(DirectoryWatcher.start(root, ['missing'])).toBeUndefined();
-    const watcher = DirectoryWatcher.start(root, [''])!;
+  it('refuses to watch a folder that is not there, and reports failed once closed', async () => {
+    expect(await DirectoryWatcher.start(root, ['missing'])).toBeUndefined();
+    const watcher = (await DirectoryWatcher.start(root, ['']))!;
     expect(watcher.failed).toBe(false);
     watcher.close();
     expect(watcher.failed).toBe(true);
