@@ -47,6 +47,14 @@ export interface CreateCodeToolsOptions {
    */
   readonly cache?: boolean | ParseCacheOptions;
   /**
+   * How the code index learns of edits (see `CodeIndexOptions.watch`): `true` watches the listed
+   * folders with `fs.watch` and stats only the files their events name, falling back to stat'ing
+   * where watching fails; `false` stats every listed file on each question. Ignored when `index`
+   * is given.
+   * @default true
+   */
+  readonly watch?: boolean;
+  /**
    * Let `git_log` and `git_diff` run on a repository whose git data lies outside the folder
    * holding `.git` (a linked worktree, a submodule checkout, alternates): see `SandboxOptions`.
    * @default false
@@ -65,6 +73,7 @@ export interface CreateCodeToolsOptions {
 export interface CodeToolContext extends CodeToolFactoryOptions {
   readonly index?: CodeIndex;
   readonly cache?: boolean | ParseCacheOptions;
+  readonly watch?: boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -125,6 +134,7 @@ export function createCodeTools(options: CreateCodeToolsOptions): ToolRegistry {
     ...(options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep }),
     ...(options.index === undefined ? {} : { index: options.index }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(options.watch === undefined ? {} : { watch: options.watch }),
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const registry: Record<string, Tool<any, any, any>> = {};

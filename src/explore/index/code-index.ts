@@ -74,6 +74,15 @@ export interface CodeIndexOptions {
    * @default true
    */
   readonly warm?: boolean;
+  /**
+   * How a query learns that files changed since the last one. `true` watches the listed folders
+   * with `fs.watch` (each on its own, never keeping the process alive) and stats only the files
+   * their events name; where watching fails (no inotify watches left, a watcher error, more than
+   * 20,000 folders) the index falls back to stat'ing. `false` stats every listed file and
+   * folder on each query. Both see the same changes; `close()` stops the watchers.
+   * @default true
+   */
+  readonly watch?: boolean;
 }
 
 /** A file's symbols as the index sees them. */
@@ -161,6 +170,7 @@ export class CodeIndex {
         parser.catch(() => (parser = undefined));
         return parser;
       },
+      ...(options.watch === undefined ? {} : { watch: options.watch }),
     });
     this.#scope = options.scope ?? 'question';
     this.#resolvers = new ListingResolvers(this.#sandbox);
@@ -198,6 +208,15 @@ export class CodeIndex {
       missing: () => undefined,
     });
     await this.#warming.run(options.signal);
+  }
+
+  /**
+   * Stops watching the repository's folders (see `CodeIndexOptions.watch`); the index still
+   * answers, stat'ing files to see changes. An index dropped without `close()` stops its
+   * watchers when it is garbage-collected.
+   */
+  close(): void {
+    this.#files.close();
   }
 
   /** Functions, classes, methods, variables and types declared in a file. @throws {CodeIndexError} for unsupported files */

@@ -38,6 +38,7 @@ interface RegistryContext {
   readonly limits?: Partial<CodeToolLimits>;
   readonly index?: unknown;
   readonly cache?: boolean | ParseCacheOptions;
+  readonly watch?: boolean;
 }
 
 /**
@@ -52,6 +53,7 @@ export function withCodeIndex<Result>(factory: (options: CodeIntelligenceToolOpt
         new CodeIndex({
           sandbox: context.sandbox,
           ...(context.cache === undefined ? {} : { cache: context.cache }),
+          ...(context.watch === undefined ? {} : { watch: context.watch }),
         }),
       context.index,
     );

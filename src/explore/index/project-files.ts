@@ -3,10 +3,19 @@ import { posix } from 'node:path';
 import type { ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
-import { directoriesChanged, directoryVersions } from './directory-versions.js';
-import type { DirectoryVersions } from './directory-versions.js';
+import { ListingChanges } from '../sandbox/listing-changes.js';
 
 const statConcurrency = 64;
+
+/** Source files and their versions, and whether every folder was watched from before the stats. */
+interface Stated {
+  readonly files: readonly string[];
+  readonly versions: Map<string, string>;
+  readonly watched: boolean;
+}
+
+/** Closes the watchers of a `ProjectFiles` dropped without `close()`: they would hold inotify watches until exit. */
+const unwatchOnCollect = new FinalizationRegistry<ListingChanges>((changes) => changes.close());
 
 /** Parses one file's text (`parseFile`); `undefined` for files in no supported language. */
 export type FileParser = (path: string, text: string) => Promise<ParsedFile | undefined>;
@@ -42,6 +51,8 @@ export interface ProjectFilesOptions {
   readonly loadParser: () => Promise<SourceParser>;
   /** Texts and keys already known, handed to the parser rather than read again. @default none */
   readonly sources?: KnownSources;
+  /** Learn of changes from `fs.watch` events rather than by stat'ing every file per query. @default true */
+  readonly watch?: boolean;
 }
 
 interface CachedParse {
@@ -51,19 +62,33 @@ interface CachedParse {
 }
 
 /**
- * The index's view of the repo: the listing of source files (listed again when a folder holding
- * listed files changes its mtime, or after `refresh`), each file's `mtimeMs:size` version
- * (re-checked once per query), and parse results cached by version.
+ * The index's view of the repo: the listing of source files (listed again when `ListingChanges`
+ * sees a file added, deleted or renamed or a `.gitignore` changed, or after `refresh`), each
+ * file's `mtimeMs:size` version (re-checked once per query: only the files named by `fs.watch`
+ * events while the folders are watched, else every file), and parse results cached by version.
  */
 export class ProjectFiles {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
   readonly #loadParser: () => Promise<SourceParser>;
   readonly #sources: KnownSources | undefined;
+  #watch: boolean;
   #listing: Promise<readonly string[]> | undefined;
-  /** The folders of the current listing and their mtimes, to tell when to list again. */
-  #directories: Promise<DirectoryVersions | undefined> | undefined;
+  /** What changed since the current listing was taken; settles once its watchers run. */
+  #changes: Promise<ListingChanges | undefined> | undefined;
+  /**
+   * True when the versions came from stats made while every folder was watched, and no revalidate
+   * failed since: then the events name every later change. Otherwise the next revalidate stats
+   * every file.
+   */
+  #versionsCurrent = false;
+  /** The revalidate under way: they run one at a time, since each takes the events it answers. */
+  #revalidating: Promise<void> = Promise.resolve();
+  /** Bumped per file change seen by a watcher, so an edit keeping mtime and size still makes a new version. */
+  #watchedChanges = 0;
   #lastListing: readonly string[] | undefined;
+  /** The files of a listing in a supported language, kept for the listing they were taken from. */
+  #sourceFiles: { readonly listing: readonly string[]; readonly files: readonly string[] } | undefined;
   #versions = new Map<string, string>();
   #scriptFiles: readonly string[] = [];
   readonly #parses = new Map<string, CachedParse>();
@@ -74,6 +99,7 @@ export class ProjectFiles {
     this.#maxFileBytes = options.maxFileBytes;
     this.#loadParser = options.loadParser;
     this.#sources = options.sources;
+    this.#watch = options.watch ?? true;
   }
 
   /** Bumped whenever a `revalidate` sees a file added, removed or changed: answers cached under one generation stay exact. */
@@ -86,6 +112,21 @@ export class ProjectFiles {
     this.#listing = undefined;
   }
 
+  /** Stops watching the folders; later queries stat. */
+  close(): void {
+    this.#watch = false;
+    void this.#changes?.then((changes) => {
+      if (changes === undefined) return;
+      unwatchOnCollect.unregister(changes);
+      changes.close();
+    });
+  }
+
+  /** True while changes are learnt from `fs.watch` events (no watcher failed). */
+  async watching(): Promise<boolean> {
+    return (await this.#changes)?.watching === true;
+  }
+
   /**
    * Every visible file, repo-relative and sorted, listed once until `revalidate` sees a folder
    * change or `refresh` is called. A new listing with the same files is the same array, so what
@@ -93,8 +134,9 @@ export class ProjectFiles {
    */
   list(signal?: AbortSignal): Promise<readonly string[]> {
     if (this.#listing !== undefined) return this.#listing;
-    const walkStartedAt = Date.now();
-    const listing = this.#sandbox.listFiles(signal === undefined ? {} : { signal }).then((files) => {
+    const walkStartedAtMs = Date.now();
+    const walked = this.#sandbox.listFiles(signal === undefined ? {} : { signal });
+    const listing = walked.then((files) => {
       const previous = this.#lastListing;
       const same =
         previous?.length === files.length && files.every((file, index) => previous[index] === file);
@@ -102,9 +144,21 @@ export class ProjectFiles {
       return this.#lastListing;
     });
     this.#listing = listing;
-    this.#directories = listing
-      .then((files) => directoryVersions(this.#sandbox.root, files, walkStartedAt))
+    void this.#changes?.then((previous) => {
+      if (previous === undefined) return;
+      unwatchOnCollect.unregister(previous);
+      previous.close();
+    });
+    // Tracked from the walk itself, which names the folders it read (a kept listing may not).
+    const changes = walked
+      .then((files) => new ListingChanges(this.#sandbox.root, files, { walkStartedAtMs, watch: this.#watch }))
       .catch(() => undefined);
+    this.#changes = changes;
+    void changes.then((tracked) => {
+      if (tracked === undefined) return;
+      if (this.#changes === changes) unwatchOnCollect.register(this, tracked, tracked);
+      else tracked.close();
+    });
     listing.catch(() => {
       if (this.#listing === listing) this.#listing = undefined;
     });
@@ -127,24 +181,42 @@ export class ProjectFiles {
   }
 
   /**
-   * Stats every listed file and drops parse results of files that changed; lists the repo again
-   * first when a folder of the listing changed (a file added, deleted or renamed).
+   * Brings the file versions up to date and drops parse results of files that changed: lists the
+   * repo again first when a file was added, deleted or renamed or a `.gitignore` changed, then
+   * stats the files that may have changed (those named by watcher events, or every listed file).
    */
-  async revalidate(signal?: AbortSignal): Promise<void> {
+  revalidate(signal?: AbortSignal): Promise<void> {
+    const run = this.#revalidating.then(() => this.#revalidateNow(signal));
+    this.#revalidating = run.catch(() => undefined);
+    return run;
+  }
+
+  async #revalidateNow(signal: AbortSignal | undefined): Promise<void> {
+    const trusted = this.#versionsCurrent;
+    this.#versionsCurrent = false;
     const listing = this.#listing;
-    const directories = this.#directories;
-    // The folder check runs beside the file stats; a changed folder means listing and stat'ing again.
-    const [listChanged, stated] = await Promise.all([
-      directories?.then((versions) =>
-        versions === undefined ? false : directoriesChanged(this.#sandbox.root, versions, signal),
-      ),
-      this.#statListed(signal),
-    ]);
-    let { files, versions } = stated;
-    if (listChanged === true) {
+    const changes = await this.#changes;
+    let stated: Stated;
+    if (listing === undefined || changes === undefined) {
       if (this.#listing === listing) this.#listing = undefined;
-      ({ files, versions } = await this.#statListed(signal));
+      stated = await this.#statListed(signal);
+    } else if (changes.watching) {
+      const check = await changes.check(signal);
+      if (check.type === 'listing' && this.#listing === listing) this.#listing = undefined;
+      stated =
+        check.type === 'files' && trusted
+          ? await this.#statChanged(listing, check.files, signal, changes)
+          : await this.#statListed(signal);
+    } else {
+      // The folder check runs beside the file stats; a changed listing means listing and stat'ing again.
+      const [check, all] = await Promise.all([changes.check(signal), this.#statListed(signal)]);
+      stated = all;
+      if (check.type === 'listing') {
+        if (this.#listing === listing) this.#listing = undefined;
+        stated = await this.#statListed(signal);
+      }
     }
+    const { files, versions } = stated;
     const unchanged = files.every((file) => versions.get(file) === this.#versions.get(file));
     if (!unchanged || versions.size !== this.#versions.size) {
       this.#generation += 1;
@@ -154,28 +226,76 @@ export class ProjectFiles {
     for (const path of this.#parses.keys()) {
       if (this.#parses.get(path)?.version !== versions.get(path)) this.#parses.delete(path);
     }
+    this.#versionsCurrent = stated.watched;
+  }
+
+  /** The current versions with those of `changed` stat'ed again; a version that looks the same gets a new suffix. */
+  async #statChanged(
+    listing: Promise<readonly string[]>,
+    changed: ReadonlySet<string>,
+    signal: AbortSignal | undefined,
+    changes: ListingChanges,
+  ): Promise<Stated> {
+    const files = this.#sourceFilesOf(await listing);
+    if (changed.size === 0) return { files, versions: this.#versions, watched: changes.watching };
+    const versions = new Map(this.#versions);
+    const paths = [...changed].filter((path) => languageOf(path) !== undefined);
+    const stats = await this.#statFiles(paths, signal);
+    paths.forEach((path, index) => {
+      const version = stats[index];
+      if (version === undefined) versions.delete(path);
+      else {
+        this.#watchedChanges += 1;
+        const previous = this.#versions.get(path) ?? '';
+        const looksSame = previous === version || previous.startsWith(`${version}:`);
+        versions.set(path, looksSame ? `${version}:${this.#watchedChanges}` : version);
+      }
+    });
+    return { files, versions, watched: changes.watching };
   }
 
   /** The listed files in a supported language, and the `mtimeMs:size` of those that are files within the size limit. */
-  async #statListed(
-    signal: AbortSignal | undefined,
-  ): Promise<{ readonly files: readonly string[]; readonly versions: Map<string, string> }> {
-    const files = (await this.list(signal)).filter((file) => languageOf(file) !== undefined);
+  async #statListed(signal: AbortSignal | undefined): Promise<Stated> {
+    const files = this.#sourceFilesOf(await this.list(signal));
+    // Watched from before the first stat: a change after a file's stat is an event.
+    const watched = (await this.#changes)?.watching === true;
+    const stats = await this.#statFiles(files, signal);
     const versions = new Map<string, string>();
+    files.forEach((file, index) => {
+      const version = stats[index];
+      if (version !== undefined) versions.set(file, version);
+    });
+    return { files, versions, watched };
+  }
+
+  #sourceFilesOf(listing: readonly string[]): readonly string[] {
+    if (this.#sourceFiles?.listing !== listing) {
+      this.#sourceFiles = { listing, files: listing.filter((file) => languageOf(file) !== undefined) };
+    }
+    return this.#sourceFiles.files;
+  }
+
+  /** `mtimeMs:size` of each of `files`, `undefined` for one that is missing, not a file or over the size limit. */
+  async #statFiles(
+    files: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<(string | undefined)[]> {
+    const versions: (string | undefined)[] = [];
     for (let start = 0; start < files.length; start += statConcurrency) {
       signal?.throwIfAborted();
       const batch = files.slice(start, start + statConcurrency);
-      const stats = await Promise.all(
+      const batchStats = await Promise.all(
         batch.map((file) => stat(posix.join(this.#sandbox.root, file)).catch(() => undefined)),
       );
-      stats.forEach((stats, offset) => {
-        const file = batch[offset];
-        if (file !== undefined && stats?.isFile() && stats.size <= this.#maxFileBytes) {
-          versions.set(file, `${stats.mtimeMs}:${stats.size}`);
-        }
-      });
+      for (const stats of batchStats) {
+        versions.push(
+          stats?.isFile() === true && stats.size <= this.#maxFileBytes
+            ? `${stats.mtimeMs}:${stats.size}`
+            : undefined,
+        );
+      }
     }
-    return { files, versions };
+    return versions;
   }
 
   /** Parses one file through the sandbox (so a bad path gets the sandbox's error), cached by version. */
