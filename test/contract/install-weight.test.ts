@@ -18,7 +18,7 @@ const run = promisify(execFile);
  * The install-weight budget: the dependencies beside zod, this package included. Its dist/ is not
  * minified, so that Node's report of an uncaught error shows a readable line of it.
  */
-const maxBytesBesideZod = 3_000_000;
+const maxBytesBesideZod = 3_300_000;
 
 interface LockEntry {
   readonly version: string;
@@ -190,7 +190,7 @@ afterAll(async () => {
 });
 
 describe('npm install tool-orchestrator zod (the packed tarball, no typescript)', () => {
-  it('weighs under 3 MB beside zod and brings no TypeScript compiler', async (context) => {
+  it('weighs under 3.3 MB beside zod and brings no TypeScript compiler', async (context) => {
     if (unavailable !== undefined) context.skip(unavailable);
     const nodeModules = join(consumers['plain'] ?? '', 'node_modules');
     const besideZod = (await bytesBelow(nodeModules)) - (await bytesBelow(join(nodeModules, 'zod')));
