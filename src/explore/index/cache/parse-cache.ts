@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedFile } from '../code-symbol.js';
 import { cacheEntryFormat, decodeCacheEntry, encodeCacheEntry } from './cache-entry.js';
 import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
+import { readTouched } from './read-touched.js';
 import { snapshotFormat } from './repository-snapshot.js';
 
-/** A hit older than this is touched (its mtime set to now), so that trimming drops the least recently used. */
-const touchAfterMs = 60 * 60 * 1000;
 /** A temporary file older than this was left by a process that died mid-write. */
 const staleTemporaryMs = 10 * 60 * 1000;
 /** Trimming stops once the cache is this share of its cap, leaving room for the writes until the next trim. */
@@ -68,21 +67,8 @@ export class ParseCache {
   /** The parse stored under `key` for `path`, or `undefined` when absent, unreadable or damaged (then deleted). */
   async get(key: string, path: string): Promise<ParsedFile | undefined> {
     const location = this.#location(key);
-    let bytes: Buffer;
-    try {
-      const handle = await open(location, 'r');
-      try {
-        bytes = await handle.readFile();
-        const now = Date.now();
-        if (now - (await handle.stat()).mtimeMs > touchAfterMs) {
-          await handle.utimes(now / 1000, now / 1000).catch(() => undefined);
-        }
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      return undefined;
-    }
+    const bytes = await readTouched(location);
+    if (bytes === undefined) return undefined;
     const file = decodeCacheEntry(bytes, key, path);
     if (file === undefined) await unlink(location).catch(() => undefined);
     return file;

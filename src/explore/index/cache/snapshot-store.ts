@@ -1,13 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
+import { readTouched } from './read-touched.js';
 import { parseCacheFor, snapshotFolder } from './parse-cache.js';
 import { RepositorySnapshot } from './repository-snapshot.js';
 import type { SnapshotFile, SnapshotOwner } from './repository-snapshot.js';
-
-/** A snapshot read longer ago than this is touched (its mtime set to now), so that trimming drops the least recently used. */
-const touchAfterMs = 60 * 60 * 1000;
 
 /**
  * Where one repository's snapshot lives in the cache folder: one file, named by a SHA-256 of the
@@ -35,22 +33,8 @@ export class SnapshotStore {
 
   /** The stored snapshot, or `undefined` when there is none or it is damaged or not this repository's. */
   async read(): Promise<RepositorySnapshot | undefined> {
-    let bytes: Buffer;
-    try {
-      const handle = await open(this.#location, 'r');
-      try {
-        bytes = await handle.readFile();
-        const now = Date.now();
-        if (now - (await handle.stat()).mtimeMs > touchAfterMs) {
-          await handle.utimes(now / 1000, now / 1000).catch(() => undefined);
-        }
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      return undefined;
-    }
-    return RepositorySnapshot.decode(bytes, this.#owner);
+    const bytes = await readTouched(this.#location);
+    return bytes === undefined ? undefined : RepositorySnapshot.decode(bytes, this.#owner);
   }
 
   /** Replaces the stored snapshot with one of `files`; resolves when written, or given up on. */
