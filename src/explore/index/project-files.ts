@@ -74,6 +74,8 @@ export class ProjectFiles {
   readonly #sources: KnownSources | undefined;
   #watch: boolean;
   #listing: Promise<readonly string[]> | undefined;
+  /** A listing no revalidate has used yet: the walk itself is its check, so its folders need no stat'ing again. */
+  #uncheckedListing: Promise<readonly string[]> | undefined;
   /** What changed since the current listing was taken; settles once its watchers run. */
   #changes: Promise<ListingChanges | undefined> | undefined;
   /**
@@ -144,6 +146,7 @@ export class ProjectFiles {
       return this.#lastListing;
     });
     this.#listing = listing;
+    this.#uncheckedListing = listing;
     void this.#changes?.then((previous) => {
       if (previous === undefined) return;
       unwatchOnCollect.unregister(previous);
@@ -196,9 +199,13 @@ export class ProjectFiles {
     this.#versionsCurrent = false;
     const listing = this.#listing;
     const changes = await this.#changes;
+    const fresh = listing !== undefined && listing === this.#uncheckedListing;
+    this.#uncheckedListing = undefined;
     let stated: Stated;
     if (listing === undefined || changes === undefined) {
       if (this.#listing === listing) this.#listing = undefined;
+      stated = await this.#statListed(signal);
+    } else if (fresh) {
       stated = await this.#statListed(signal);
     } else if (changes.watching) {
       const check = await changes.check(signal);
