@@ -8,6 +8,7 @@ import type { CodeIndexQueries } from './load-code-index-queries.js';
 import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import { loadCodeIndexEngine } from './load-code-index-engine.js';
+import type { CodeIndexEngine } from './load-code-index-engine.js';
 import { loadCodeIndexQueries } from './load-code-index-queries.js';
 import { ProjectFiles } from './project-files.js';
 import { ProgramWarming } from './program-warming.js';
@@ -20,6 +21,8 @@ import type { SourceParser } from './project-files.js';
 import { resolveParseCacheOptions } from './cache/parse-cache-options.js';
 import { parserIdentity } from './cache/parser-identity.js';
 import { SnapshotStore } from './cache/snapshot-store.js';
+import { preloadTypeScript } from './cache/compiler-code-cache.js';
+import { parseCacheFor } from './cache/parse-cache.js';
 import type { ParseCacheOptions } from './cache/parse-cache-options.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
@@ -128,6 +131,8 @@ export class CodeIndex {
   readonly #answers = new Map<string, ReferencesResult>();
   #answersGeneration = -1;
   readonly #resolvers: ListingResolvers;
+  /** Loads the compiler (from the cache's code cache when there is a cache) and the engine. */
+  readonly #loadEngine: () => Promise<CodeIndexEngine>;
 
   constructor(options: CodeIndexOptions) {
     if (options.sandbox === undefined && (typeof options.root !== 'string' || options.root === '')) {
@@ -156,17 +161,31 @@ export class CodeIndex {
         ? {}
         : { snapshots: new SnapshotStore(cache, { root: this.root, identity: parserIdentity() }) }),
     });
+    let compiler: Promise<unknown> | undefined;
+    this.#loadEngine = async () => {
+      compiler ??=
+        cache === undefined
+          ? Promise.resolve()
+          : preloadTypeScript(cache.directory, (bytes) => parseCacheFor(cache).written(bytes));
+      await compiler;
+      return loadCodeIndexEngine();
+    };
     let parser: Promise<SourceParser> | undefined;
     this.#files = new ProjectFiles({
       sandbox: this.#sandbox,
       maxFileBytes,
       sources: this.#texts,
       loadParser: () => {
-        parser ??= loadCodeIndexQueries().then(({ parseFile, cachedParser }): SourceParser =>
-          cache === undefined
-            ? async (source) => parseFile(source.path, await source.text())
-            : cachedParser(parseFile, cache),
-        );
+        parser ??= loadCodeIndexQueries().then(({ parseFile, cachedParser }): SourceParser => {
+          // A JS/TS file loads the compiler through the index's loader first.
+          const parse = async (path: string, text: string): ReturnType<typeof parseFile> => {
+            if (isScriptFile(path)) await this.#loadEngine();
+            return parseFile(path, text);
+          };
+          return cache === undefined
+            ? async (source) => parse(source.path, await source.text())
+            : cachedParser(parse, cache);
+        });
         parser.catch(() => (parser = undefined));
         return parser;
       },
@@ -179,6 +198,7 @@ export class CodeIndex {
       files: this.#files,
       texts: this.#texts,
       scope: this.#scope,
+      loadEngine: this.#loadEngine,
     });
     this.#warming = new ProgramWarming({
       step: () => this.#warmStep(),
@@ -425,7 +445,7 @@ export class CodeIndex {
     // A repo with JS/TS files starts loading the compiler as soon as it is listed, while its files are stat'ed.
     void this.#files
       .list(signal)
-      .then((listing) => (listing.some(isScriptFile) ? loadCodeIndexEngine() : undefined))
+      .then((listing) => (listing.some(isScriptFile) ? this.#loadEngine() : undefined))
       .catch(() => undefined);
   }
 

@@ -15,6 +15,8 @@ export interface ScriptProgramOptions {
   readonly texts: SourceTexts;
   /** `question`: the program holds the files questions reached (and grows by warming); `whole-repo`: every JS/TS file. */
   readonly scope: 'question' | 'whole-repo';
+  /** Loads the compiler and the index's engine. @default loadCodeIndexEngine */
+  readonly loadEngine?: () => Promise<CodeIndexEngine>;
 }
 
 /** What one warming step did. */
@@ -40,6 +42,7 @@ export class ScriptProgram {
   readonly #files: ProjectFiles;
   readonly #texts: SourceTexts;
   readonly #scope: 'question' | 'whole-repo';
+  readonly #loadEngine: () => Promise<CodeIndexEngine>;
   #engine: CodeIndexEngine | undefined;
   #host: IndexLanguageServiceHost | undefined;
   #service: ts.LanguageService | undefined;
@@ -57,6 +60,7 @@ export class ScriptProgram {
     this.#files = options.files;
     this.#texts = options.texts;
     this.#scope = options.scope;
+    this.#loadEngine = options.loadEngine ?? loadCodeIndexEngine;
   }
 
   /**
@@ -69,7 +73,7 @@ export class ScriptProgram {
     scripts: readonly string[],
     program: Pick<ScriptContext, 'scriptFilesMentioning' | 'missing'>,
   ): Promise<{ readonly context: IndexContext; readonly resolverChanged: boolean }> {
-    const engine = (this.#engine ??= await loadCodeIndexEngine());
+    const engine = (this.#engine ??= await this.#loadEngine());
     const host = this.#hostOf(engine);
     // The service starts over on the new resolver, reusing parsed files from its registry.
     const resolverChanged = host.setModuleResolver(snapshot.resolver.scripts);

@@ -6,6 +6,7 @@ import { cacheEntryFormat, decodeCacheEntry, encodeCacheEntry } from './cache-en
 import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
 import { readTouched } from './read-touched.js';
 import { snapshotFormat } from './repository-snapshot.js';
+import { compilerCacheFolder } from './compiler-code-cache.js';
 
 /** A temporary file older than this was left by a process that died mid-write. */
 const staleTemporaryMs = 10 * 60 * 1000;
@@ -40,7 +41,8 @@ export function parseCacheFor(options: ResolvedParseCacheOptions): ParseCache {
 /**
  * Parse results on disk, one file per entry under `<directory>/parses-v<format>/<2 hex>/<key>`,
  * shared by every repository and process using the folder. Its size cap counts the repository
- * snapshots beside them too (`<directory>/repositories-v<format>/`), trimmed with the entries. Writes go to a temporary file renamed
+ * snapshots beside them too (`<directory>/repositories-v<format>/`) and the compiler's code cache
+ * (`<directory>/compiler-v<format>/`), trimmed with the entries. Writes go to a temporary file renamed
  * into place, so a reader sees a whole entry or none and two writers of one key do not clash; no
  * locks are taken. The size is checked on a process's first write and after every eighth of the
  * cap written, so between checks it may run over by that much. An entry that fails its checks is deleted and reported as a miss. Any file
@@ -50,6 +52,7 @@ export function parseCacheFor(options: ResolvedParseCacheOptions): ParseCache {
 export class ParseCache {
   readonly #folder: string;
   readonly #snapshots: string;
+  readonly #compiler: string;
   readonly #maxBytes: number;
   readonly #shards = new Map<string, Promise<boolean>>();
   #writable = true;
@@ -61,6 +64,7 @@ export class ParseCache {
   constructor(options: ResolvedParseCacheOptions) {
     this.#folder = join(options.directory, `parses-v${cacheEntryFormat}`);
     this.#snapshots = snapshotFolder(options.directory);
+    this.#compiler = compilerCacheFolder(options.directory);
     this.#maxBytes = options.maxBytes;
   }
 
@@ -140,7 +144,7 @@ export class ParseCache {
   /** Deletes stale temporary files, then the least recently used entries and snapshots while the cache is over its cap. */
   async #trim(): Promise<void> {
     const shards = await readdir(this.#folder).catch(() => [] as string[]);
-    const folders = [...shards.map((shard) => join(this.#folder, shard)), this.#snapshots];
+    const folders = [...shards.map((shard) => join(this.#folder, shard)), this.#snapshots, this.#compiler];
     const entries: EntryStats[] = [];
     for (const folder of folders) {
       const names = await readdir(folder).catch(() => [] as string[]);

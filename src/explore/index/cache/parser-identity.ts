@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { requireHere } from '../../../shared/require-here.js';
 import { join } from 'node:path';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { treeSitterLanguages } from '../tree-sitter/tree-sitter-languages.js';
 import { cacheEntryFormat } from './cache-entry.js';
-
-/** Where to resolve the optional parser packages from: this module (the CommonJS build has no `import.meta.url`). */
-function requireHere(): NodeJS.Require {
-  const url = (import.meta as { url?: unknown }).url;
-  return createRequire(typeof url === 'string' && url !== '' ? url : __filename);
-}
 
 /**
  * The version in the package.json of `packageName` where Node would find it. Read, not required

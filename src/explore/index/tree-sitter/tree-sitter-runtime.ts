@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireHere } from '../../../shared/require-here.js';
 import type * as WebTreeSitterModule from 'web-tree-sitter';
 import type { Language, Parser, Query } from 'web-tree-sitter';
 import { MissingDependencyError } from '../../../errors/missing-dependency-error.js';
@@ -24,16 +24,6 @@ const importRuntime = optionalDependency<WebTreeSitter>({
   neededFor,
   load: () => import('web-tree-sitter'),
 });
-
-/**
- * Where to resolve optional packages from: this module's own location. `import.meta.url` first:
- * in ESM a global `__filename` can exist that is not ours (`node -e` defines one, `[eval]`, which
- * would resolve from the working directory); the CommonJS build has no `import.meta.url`.
- */
-function requireHere(): NodeJS.Require {
-  const url = (import.meta as { url?: unknown }).url;
-  return createRequire(typeof url === 'string' && url !== '' ? url : __filename);
-}
 
 let runtimeLoading: Promise<WebTreeSitter> | undefined;
 const grammars = new Map<string, Promise<LoadedGrammar>>();
