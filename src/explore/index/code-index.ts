@@ -271,12 +271,21 @@ export class CodeIndex {
     name: string,
     options: { readonly path?: string } & QueryOptions = {},
   ): Promise<DefinitionLocation[]> {
-    return this.#warming.question(() => this.#definitions(name, options));
+    return this.#question(() => this.#definitions(name, options));
   }
 
   /** Every reference to the declarations of `name`, grouped by file and capped. */
   references(name: string, options: FindReferencesOptions & QueryOptions = {}): Promise<ReferencesResult> {
-    return this.#warming.question(() => this.#references(name, options));
+    return this.#question(() => this.#references(name, options));
+  }
+
+  /** Runs a question (see `ProgramWarming.question`); once it is answered, the listing's folders begin to be stamped and watched. */
+  async #question<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.#warming.question(work);
+    } finally {
+      this.#files.track();
+    }
   }
 
   async #definitions(
@@ -335,6 +344,7 @@ export class CodeIndex {
   ): Promise<ImportGraphSummary | FileImportGraph> {
     const path = this.#repoPath(options.path);
     const { files, resolver } = await this.#context(options.signal);
+    this.#files.track();
     const edges = importEdges(files, resolver);
     if (path === undefined) return summarizeImportGraph(files, edges);
     const graph = fileImportGraph(files, path, edges, resolver);
@@ -348,7 +358,7 @@ export class CodeIndex {
    * @throws {SandboxError} when a focus file is absolute, leads outside the root or is denied.
    */
   repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
-    return this.#warming.question(async () => {
+    return this.#question(async () => {
       const focusFiles = options.focusFiles?.map((file) => this.#repoPath(file) ?? '.');
       const { files, resolver } = await this.#context(options.signal);
       return buildRepoMap(files, resolver, {
@@ -361,6 +371,7 @@ export class CodeIndex {
   async #parse(path: string): Promise<ParsedFile> {
     const normalized = this.#repoPath(path) ?? '.';
     const file = await this.#files.parse(normalized);
+    this.#files.track();
     if (file === undefined) {
       throw new CodeIndexError({
         subject: path,
@@ -442,11 +453,20 @@ export class CodeIndex {
   }
 
   #prefetchEngine(signal: AbortSignal | undefined): void {
-    // A repo with JS/TS files starts loading the compiler as soon as it is listed, while its files are stat'ed.
+    // A repo with JS/TS files starts loading the compiler as soon as its stored snapshot or its
+    // listing shows one, while it is walked and its files stat'ed.
+    const load = (files: readonly string[]): unknown =>
+      files.some(isScriptFile) ? this.#loadEngine() : undefined;
+    void this.#texts
+      .storedPaths()
+      .then(load)
+      .catch(() => undefined);
     void this.#files
       .list(signal)
-      .then((listing) => (listing.some(isScriptFile) ? this.#loadEngine() : undefined))
+      .then(load)
       .catch(() => undefined);
+    // The module resolver reads every package.json and tsconfig: those reads run beside the stats too.
+    void this.#resolver(signal).catch(() => undefined);
   }
 
   /** The language service's navigation over a snapshot, the program made to include `scripts`. */

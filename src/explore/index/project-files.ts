@@ -236,6 +236,15 @@ export class ProjectFiles {
     this.#versionsCurrent = stated.watched;
   }
 
+  /**
+   * Begins stamping and watching the current listing's folders, in the background (see
+   * `ListingChanges.begin`): for a caller to call once the question that listed is answered, so
+   * that work does not compete with it. The next revalidate begins it otherwise.
+   */
+  track(): void {
+    void this.#changes?.then((changes) => changes?.begin());
+  }
+
   /** The current versions with those of `changed` stat'ed again; a version that looks the same gets a new suffix. */
   async #statChanged(
     listing: Promise<readonly string[]>,

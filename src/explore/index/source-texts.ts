@@ -87,6 +87,12 @@ export class SourceTexts implements KnownSources {
     this.#loading ??= (this.#store?.read() ?? Promise.resolve(undefined)).catch(() => undefined);
   }
 
+  /** The files the stored snapshot records (none without one): what the repository held when it was written. */
+  async storedPaths(): Promise<readonly string[]> {
+    this.prefetch();
+    return (await this.#loading)?.paths ?? [];
+  }
+
   /**
    * Reads the files whose version changed since the last call (or since the snapshot) and forgets
    * those no longer listed. `versions` maps each source file to its `mtimeMs:size`.

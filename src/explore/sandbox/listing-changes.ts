@@ -32,8 +32,13 @@ export interface TrackListingOptions {
 export class ListingChanges {
   readonly #root: string;
   readonly #listed: ReadonlySet<string>;
-  /** Settles to `undefined` when a folder changed about the time of the walk (or stamping failed), so the listing cannot be proven current. */
-  readonly #stamps: Promise<ListingStamps | undefined>;
+  readonly #directories: readonly string[];
+  readonly #options: TrackListingOptions;
+  /**
+   * Set by `begin`; settles to `undefined` when a folder changed about the time of the walk (or
+   * stamping failed), so the listing cannot be proven current.
+   */
+  #stamps: Promise<ListingStamps | undefined> | undefined;
   /** Set once every folder is watched; until then (and after a failure) checks stat. */
   #watcher: DirectoryWatcher | undefined;
   readonly #stopWatching = new AbortController();
@@ -41,28 +46,42 @@ export class ListingChanges {
   #stampsCheckedWhileWatching = false;
 
   /**
-   * Starts tracking `files`, the listing of a walk over `root` (the sandbox's `FileListing` names
-   * the folders it read; a plain array is checked through the folders above its files). The
-   * folders are stamped, and watched, in the background: checks stat until every folder is
-   * watched (`watching`); a caller that stats its files once after that can trust the events.
+   * Tracks `files`, the listing of a walk over `root` (the sandbox's `FileListing` names the
+   * folders it read; a plain array is checked through the folders above its files). The folders
+   * are watched from now on, in the background, so an edit right after the listing is seen;
+   * they are stamped from {@link ListingChanges.begin} on.
    */
   constructor(root: string, files: readonly string[], options: TrackListingOptions) {
-    const directories = listingDirectories(files);
     this.#root = root;
     this.#listed = new Set(files);
+    this.#directories = listingDirectories(files);
+    this.#options = options;
     if (options.watch !== false) {
-      void DirectoryWatcher.start(root, directories, this.#stopWatching.signal).then((watcher) => {
+      void DirectoryWatcher.start(root, this.#directories, this.#stopWatching.signal).then((watcher) => {
         if (this.#stopWatching.signal.aborted) watcher?.close();
         else this.#watcher = watcher;
       });
     }
-    this.#stamps = stampListing(root, directories, options.walkStartedAtMs, options.signal).catch(
+  }
+
+  /**
+   * Starts stamping the folders in the background (once; a check begins by itself). A caller that
+   * uses the walk's listing at once can begin after that use, so the thousands of stats do not
+   * compete with it; a folder changed since the walk began leaves the listing unprovable, so the
+   * next check lists again. Checks stat until every folder is watched (`watching`); a caller that
+   * stats its files once after that can trust the events.
+   */
+  begin(): void {
+    if (this.#stamps !== undefined) return;
+    const { walkStartedAtMs, signal } = this.#options;
+    this.#stamps = stampListing(this.#root, this.#directories, walkStartedAtMs, signal).catch(
       () => undefined,
     );
   }
 
   /** False when a folder changed about the time of the walk: the listing cannot be proven current, so every check says list again. */
   async provable(): Promise<boolean> {
+    this.begin();
     return (await this.#stamps) !== undefined;
   }
 
@@ -73,6 +92,7 @@ export class ListingChanges {
 
   /** What changed since the listing was taken or last checked. */
   async check(signal?: AbortSignal): Promise<ListingCheck> {
+    this.begin();
     const stamps = await this.#stamps;
     if (stamps === undefined) return { type: 'listing' };
     if (this.#watcher === undefined || this.#watcher.failed) {

@@ -63,6 +63,11 @@ export class RepositorySnapshot {
     return this.#payload.paths.length;
   }
 
+  /** The repo-relative paths of the files it records. */
+  get paths(): readonly string[] {
+    return this.#payload.paths;
+  }
+
   /** The record of `path` when its version is `version`, else `undefined` (absent or changed since). */
   lookup(
     path: string,
