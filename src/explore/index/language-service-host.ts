@@ -4,6 +4,7 @@ import { readRegularFileSync } from '../sandbox/read-regular-file.js';
 import { redactPrivateKeys } from '../sandbox/private-key-blocks.js';
 import type { ScriptModules } from './modules/script-modules.js';
 import { PreparingDocumentRegistry } from './preparing-document-registry.js';
+import { sizeOfVersion } from './file-version.js';
 
 /**
  * Compiler options of the index's language service: JS and TS side by side, no default
@@ -201,7 +202,7 @@ export class IndexLanguageServiceHost implements ts.LanguageServiceHost {
   readFile(fileName: string): string | undefined {
     const version = this.#source.versionOf(this.relative(fileName));
     if (version === undefined) return undefined;
-    const maxBytes = Number(version.slice(version.lastIndexOf(':') + 1));
+    const maxBytes = sizeOfVersion(version);
     const read = readRegularFileSync(fileName, { root: this.#source.root, maxBytes });
     return read.type === 'file' ? redactPrivateKeys(read.bytes.toString('utf8')) : undefined;
   }

@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import type { ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
+import { statVersion, watchedVersion } from './file-version.js';
 import { ListingChanges } from '../sandbox/listing-changes.js';
 
 const statConcurrency = 64;
@@ -153,8 +154,18 @@ export class ProjectFiles {
       previous.close();
     });
     // Tracked from the walk itself, which names the folders it read (a kept listing may not).
+    // The first listing's folders are stamped once its question is answered (`track`), so a first
+    // answer does not wait behind them; a listing taken again later is stamped at once.
+    const first = this.#changes === undefined;
     const changes = walked
-      .then((files) => new ListingChanges(this.#sandbox.root, files, { walkStartedAtMs, watch: this.#watch }))
+      .then((files) => {
+        const tracked = new ListingChanges(this.#sandbox.root, files, {
+          walkStartedAtMs,
+          watch: this.#watch,
+        });
+        if (!first) tracked.begin();
+        return tracked;
+      })
       .catch(() => undefined);
     this.#changes = changes;
     void changes.then((tracked) => {
@@ -200,7 +211,6 @@ export class ProjectFiles {
     const listing = this.#listing;
     const changes = await this.#changes;
     const fresh = listing !== undefined && listing === this.#uncheckedListing;
-    this.#uncheckedListing = undefined;
     let stated: Stated;
     if (listing === undefined || changes === undefined) {
       if (this.#listing === listing) this.#listing = undefined;
@@ -234,6 +244,8 @@ export class ProjectFiles {
       if (this.#parses.get(path)?.version !== versions.get(path)) this.#parses.delete(path);
     }
     this.#versionsCurrent = stated.watched;
+    // A listing taken during this revalidate (after a check found the old one stale) has served too.
+    this.#uncheckedListing = undefined;
   }
 
   /**
@@ -262,9 +274,7 @@ export class ProjectFiles {
       if (version === undefined) versions.delete(path);
       else {
         this.#watchedChanges += 1;
-        const previous = this.#versions.get(path) ?? '';
-        const looksSame = previous === version || previous.startsWith(`${version}:`);
-        versions.set(path, looksSame ? `${version}:${this.#watchedChanges}` : version);
+        versions.set(path, watchedVersion(this.#versions.get(path), version, this.#watchedChanges));
       }
     });
     return { files, versions, watched: changes.watching };
@@ -305,9 +315,7 @@ export class ProjectFiles {
       );
       for (const stats of batchStats) {
         versions.push(
-          stats?.isFile() === true && stats.size <= this.#maxFileBytes
-            ? `${stats.mtimeMs}:${stats.size}`
-            : undefined,
+          stats?.isFile() === true && stats.size <= this.#maxFileBytes ? statVersion(stats) : undefined,
         );
       }
     }
@@ -317,7 +325,7 @@ export class ProjectFiles {
   /** Parses one file through the sandbox (so a bad path gets the sandbox's error), cached by version. */
   async parse(path: string): Promise<ParsedFile | undefined> {
     const info = await this.#sandbox.stat(path);
-    return this.#parseVersion(path, `${info.mtimeMs}:${info.size}`);
+    return this.#parseVersion(path, statVersion(info));
   }
 
   /** Every listed file parsed, revalidated first; unreadable files are skipped. */

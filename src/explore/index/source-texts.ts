@@ -4,6 +4,7 @@ import type { KnownSources } from './project-files.js';
 import type { RepositorySnapshot, SnapshotFile } from './cache/repository-snapshot.js';
 import type { SnapshotStore } from './cache/snapshot-store.js';
 import { wordPieces, wordsOf } from './cache/word-set.js';
+import { mtimeOfVersion } from './file-version.js';
 
 const readConcurrency = 64;
 /** Changes are saved once none came for this long, so one question's reads and parses make one save. */
@@ -44,11 +45,6 @@ interface SourceEntry {
  */
 export function mayDeclareGlobals(text: string): boolean {
   return !moduleStatement.test(text) || ambientDeclaration.test(text) || text.includes('/// <reference');
-}
-
-/** The `mtimeMs` of an `mtimeMs:size` version. */
-function mtimeOf(version: string): number {
-  return Number(version.slice(0, version.indexOf(':')));
 }
 
 /**
@@ -231,7 +227,7 @@ export class SourceTexts implements KnownSources {
     for (let start = 0; start < entries.length; start += saveBatch) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       for (const [path, entry] of entries.slice(start, start + saveBatch)) {
-        const mtime = mtimeOf(entry.version);
+        const mtime = mtimeOfVersion(entry.version);
         if (!(mtime < entry.readAt - racyWindowMs)) continue;
         files.push({
           path,

@@ -44,39 +44,53 @@ export class ListingChanges {
   readonly #stopWatching = new AbortController();
   /** Whether a check has compared the stamps since every folder was watched: changes before that are no events. */
   #stampsCheckedWhileWatching = false;
+  /**
+   * The watcher that already watched every folder when the stamps were begun: a folder changed
+   * before then has a modification time after the walk began (the listing is unprovable), one
+   * changed after is an event, so with it the stamps need no comparing.
+   */
+  #watcherBeforeStamps: DirectoryWatcher | undefined;
+  /** Settles once the watchers have started, or failed to (at once when not watching). */
+  readonly #watcherStarted: Promise<void>;
 
   /**
    * Tracks `files`, the listing of a walk over `root` (the sandbox's `FileListing` names the
    * folders it read; a plain array is checked through the folders above its files). The folders
    * are watched from now on, in the background, so an edit right after the listing is seen;
-   * they are stamped from {@link ListingChanges.begin} on.
+   * they are stamped after {@link ListingChanges.begin}.
    */
   constructor(root: string, files: readonly string[], options: TrackListingOptions) {
     this.#root = root;
     this.#listed = new Set(files);
     this.#directories = listingDirectories(files);
     this.#options = options;
-    if (options.watch !== false) {
-      void DirectoryWatcher.start(root, this.#directories, this.#stopWatching.signal).then((watcher) => {
-        if (this.#stopWatching.signal.aborted) watcher?.close();
-        else this.#watcher = watcher;
-      });
-    }
+    this.#watcherStarted =
+      options.watch === false
+        ? Promise.resolve()
+        : DirectoryWatcher.start(root, this.#directories, this.#stopWatching.signal).then((watcher) => {
+            if (this.#stopWatching.signal.aborted) watcher?.close();
+            else this.#watcher = watcher;
+          });
   }
 
   /**
-   * Starts stamping the folders in the background (once; a check begins by itself). A caller that
-   * uses the walk's listing at once can begin after that use, so the thousands of stats do not
-   * compete with it; a folder changed since the walk began leaves the listing unprovable, so the
-   * next check lists again. Checks stat until every folder is watched (`watching`); a caller that
-   * stats its files once after that can trust the events.
+   * Stamps the folders in the background, once the watchers have started (once; a check begins by
+   * itself). A caller that uses the walk's listing at once can begin after that use, so the
+   * thousands of stats do not compete with it; a folder changed since the walk began leaves the
+   * listing unprovable, so the next check lists again. Stamped after every folder is watched, the
+   * stamps need no comparing at the first check: a later change is an event. Checks stat until
+   * every folder is watched (`watching`); a caller that stats its files once after that can trust
+   * the events.
    */
   begin(): void {
     if (this.#stamps !== undefined) return;
     const { walkStartedAtMs, signal } = this.#options;
-    this.#stamps = stampListing(this.#root, this.#directories, walkStartedAtMs, signal).catch(
-      () => undefined,
-    );
+    this.#stamps = this.#watcherStarted
+      .then(() => {
+        if (this.#watcher !== undefined && !this.#watcher.failed) this.#watcherBeforeStamps = this.#watcher;
+        return stampListing(this.#root, this.#directories, walkStartedAtMs, signal);
+      })
+      .catch(() => undefined);
   }
 
   /** False when a folder changed about the time of the walk: the listing cannot be proven current, so every check says list again. */
@@ -108,7 +122,9 @@ export class ListingChanges {
         : { type: 'listing' };
     }
     if (!this.#stampsCheckedWhileWatching) {
-      if (!(await isListingCurrent(this.#root, stamps, signal))) return { type: 'listing' };
+      const current =
+        watcher === this.#watcherBeforeStamps || (await isListingCurrent(this.#root, stamps, signal));
+      if (!current) return { type: 'listing' };
       this.#stampsCheckedWhileWatching = true;
     }
     const files = new Set<string>();

@@ -157,6 +157,25 @@ describe('CodeIndex: files changed between questions', () => {
     }
   });
 
+  it('finds references in a file whose edit kept its size and modification time, while watching', async () => {
+    await writeFile(join(root, 'src/b.ts'), "import { alpha } from './a.js';\nexport const beta = alpha;\n");
+    await age('src/b.ts', 'src');
+    const index = new CodeIndex({ root, cache: false });
+    const referencing = async (): Promise<string[]> =>
+      (await index.references('alpha', { includeDeclaration: true })).files.map((file) => file.path);
+    try {
+      expect(await referencing()).toEqual(['src/a.ts', 'src/b.ts']);
+      const before = await stat(join(root, 'src/a.ts'));
+      // The same size: the watcher's event alone tells the file changed.
+      await writeFile(join(root, 'src/a.ts'), 'export const alpha = 7;\n');
+      await utimes(join(root, 'src/a.ts'), before.atime, before.mtime);
+      expect(await referencing()).toEqual(['src/a.ts', 'src/b.ts']);
+      expect((await index.definitions('alpha'))[0]?.snippet).toContain('alpha = 7');
+    } finally {
+      index.close();
+    }
+  });
+
   it('keeps answering, by stat’ing, after close()', async () => {
     const index = new CodeIndex({ root, cache: false });
     expect((await index.definitions('alpha')).map((definition) => definition.path)).toEqual(['src/a.ts']);
