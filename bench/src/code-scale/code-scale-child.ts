@@ -218,6 +218,9 @@ async function firstAnswer(job: FirstAnswerJob): Promise<CodeScaleChildResult> {
     warm.push({ name, ms, head: value.slice(0, 120) });
   }
   const rg = job.ripgrepArguments === undefined ? undefined : ripgrep(job.root, job.ripgrepArguments);
+  // The child ends with process.exit(): a build whose close() finishes writing the cache gets to,
+  // as a process left to end on its own would (the CLI), so a second process finds it.
+  await (index as { close?: () => unknown } | undefined)?.close?.();
   return {
     mode: job.mode,
     root: job.root,

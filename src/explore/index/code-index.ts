@@ -23,7 +23,7 @@ import { parserIdentity } from './cache/parser-identity.js';
 import { SnapshotStore } from './cache/snapshot-store.js';
 import { preloadTypeScript } from './cache/compiler-code-cache.js';
 import { parseCacheFor } from './cache/parse-cache.js';
-import type { ParseCacheOptions } from './cache/parse-cache-options.js';
+import type { ParseCacheOptions, ResolvedParseCacheOptions } from './cache/parse-cache-options.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
 import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
@@ -133,6 +133,7 @@ export class CodeIndex {
   readonly #resolvers: ListingResolvers;
   /** Loads the compiler (from the cache's code cache when there is a cache) and the engine. */
   readonly #loadEngine: () => Promise<CodeIndexEngine>;
+  readonly #cache: ResolvedParseCacheOptions | undefined;
 
   constructor(options: CodeIndexOptions) {
     if (options.sandbox === undefined && (typeof options.root !== 'string' || options.root === '')) {
@@ -154,6 +155,7 @@ export class CodeIndex {
     const maxFileBytes =
       options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
     const cache = resolveParseCacheOptions(options.cache);
+    this.#cache = cache;
     this.#texts = new SourceTexts({
       sandbox: this.#sandbox,
       maxFileBytes,
@@ -231,12 +233,19 @@ export class CodeIndex {
   }
 
   /**
-   * Stops watching the repository's folders (see `CodeIndexOptions.watch`); the index still
-   * answers, stat'ing files to see changes. An index dropped without `close()` stops its
-   * watchers when it is garbage-collected.
+   * Stops watching the repository's folders (see `CodeIndexOptions.watch`) and resolves once the
+   * on-disk cache holds what the index learnt: the repository snapshot is saved now rather than
+   * after its short delay, and every parse under way is written. A process that ends with
+   * `process.exit()` right after its answers awaits it, so the next process finds the cache
+   * whole. The index still answers after, stat'ing files to see changes. An index dropped
+   * without `close()` stops its watchers when it is garbage-collected.
    */
-  close(): void {
+  async close(): Promise<void> {
     this.#files.close();
+    await Promise.all([
+      this.#texts.flush(),
+      this.#cache === undefined ? undefined : parseCacheFor(this.#cache).settled(),
+    ]);
   }
 
   /** Functions, classes, methods, variables and types declared in a file. @throws {CodeIndexError} for unsupported files */

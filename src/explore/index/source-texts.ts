@@ -206,6 +206,16 @@ export class SourceTexts implements KnownSources {
     return found;
   }
 
+  /** Saves pending changes now rather than after the delay, and resolves once every save under way is written. */
+  async flush(): Promise<void> {
+    if (this.#saveTimer !== undefined) {
+      clearTimeout(this.#saveTimer);
+      this.#saveTimer = undefined;
+      this.#saving ??= this.#save().finally(() => (this.#saving = undefined));
+    }
+    while (this.#saving !== undefined) await this.#saving;
+  }
+
   /** Schedules a save, once changes stop for a moment. The timer holds the process open until it is written. */
   #changed(): void {
     if (this.#store === undefined) return;

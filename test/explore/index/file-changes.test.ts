@@ -106,7 +106,7 @@ describe('CodeIndex: files changed between questions', () => {
       expect(await index.definitions('alpha')).toEqual([]);
       expect((await index.importGraph()).files).toBe(1);
     } finally {
-      index.close();
+      await index.close();
     }
   });
 
@@ -121,7 +121,7 @@ describe('CodeIndex: files changed between questions', () => {
           expect((await index.importGraph()).files, step.what).toBe(step.files);
         }
       } finally {
-        index.close();
+        await index.close();
       }
     });
   }
@@ -137,8 +137,8 @@ describe('CodeIndex: files changed between questions', () => {
         expect(await watching.importGraph(), step.what).toEqual(await stating.importGraph());
       }
     } finally {
-      watching.close();
-      stating.close();
+      await watching.close();
+      await stating.close();
     }
   });
 
@@ -153,7 +153,7 @@ describe('CodeIndex: files changed between questions', () => {
       expect(await index.definitions('alpha')).toEqual([]);
       expect((await index.definitions('omega')).map((definition) => definition.path)).toEqual(['src/a.ts']);
     } finally {
-      index.close();
+      await index.close();
     }
   });
 
@@ -172,14 +172,14 @@ describe('CodeIndex: files changed between questions', () => {
       expect(await referencing()).toEqual(['src/a.ts', 'src/b.ts']);
       expect((await index.definitions('alpha'))[0]?.snippet).toContain('alpha = 7');
     } finally {
-      index.close();
+      await index.close();
     }
   });
 
   it('keeps answering, by stat’ing, after close()', async () => {
     const index = new CodeIndex({ root, cache: false });
     expect((await index.definitions('alpha')).map((definition) => definition.path)).toEqual(['src/a.ts']);
-    index.close();
+    await index.close();
     await writeFile(join(root, 'src/a.ts'), 'export const alpha = 1;\nexport const gamma = 2;\n');
     await writeFile(join(root, 'src/c.ts'), 'export const delta = 3;\n');
     expect(await declared(index, ['gamma', 'delta'])).toEqual({ gamma: ['src/a.ts'], delta: ['src/c.ts'] });

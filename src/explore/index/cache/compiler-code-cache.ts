@@ -17,7 +17,7 @@ export type TypeScriptPreload =
   | 'present'
   /** Compiled from V8's code cache found in the folder. */
   | 'from-cache'
-  /** Compiled from source (no cache, or one V8 or the checks rejected); the cache is being written. */
+  /** Compiled from source (no cache, or one V8 or the checks rejected); the cache written (or given up on). */
   | 'compiled'
   /** Not loaded: not installed, or loading failed; a later `require('typescript')` loads it as usual. */
   | 'not-loaded';
@@ -33,8 +33,8 @@ export function compilerCacheFolder(directory: string): string {
  * compile it again. The module lands in `require.cache`: every later `require('typescript')`,
  * ours or the app's, gets this instance. Does nothing when TypeScript is already loaded. A cache
  * file is used only when its SHA-256 matches and V8 accepts it (same TypeScript file, Node, V8
- * and flags); otherwise the compiler is compiled from source and the cache written afresh, in
- * the background. Never throws: any failure leaves loading to `require`.
+ * and flags); otherwise the compiler is compiled from source and the cache written afresh before
+ * this resolves. Never throws: any failure leaves loading to `require`.
  *
  * @param onWritten told the size of a cache file once written, so the folder's size cap counts it.
  */
@@ -51,8 +51,8 @@ export async function preloadTypeScript(
   const cache = requireHere().cache;
   if (cache[path] !== undefined) return 'present';
   try {
-    const [bytes, stats] = await Promise.all([readFile(path), stat(path)]);
-    const source = bytes.toString('utf8');
+    const [sourceBytes, stats] = await Promise.all([readFile(path), stat(path)]);
+    const source = sourceBytes.toString('utf8');
     const location = join(compilerCacheFolder(directory), `${cacheKey(path, stats)}.bin`);
     const cachedData = unpack(await readTouched(location));
     // Another load may have run while this one read.
@@ -63,9 +63,8 @@ export async function preloadTypeScript(
     });
     runAsModule(script, path, cache);
     if (cachedData !== undefined && script.cachedDataRejected !== true) return 'from-cache';
-    void write(location, script.createCachedData()).then((bytes) => {
-      if (bytes !== undefined) onWritten?.(bytes);
-    });
+    const written = await write(location, script.createCachedData());
+    if (written !== undefined) onWritten?.(written);
     return 'compiled';
   } catch {
     return cache[path] === undefined ? 'not-loaded' : 'present';

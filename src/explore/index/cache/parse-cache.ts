@@ -60,6 +60,7 @@ export class ParseCache {
   #trimmed = false;
   #trimming: Promise<void> | undefined;
   #trimAgain = false;
+  readonly #writing = new Set<Promise<void>>();
 
   constructor(options: ResolvedParseCacheOptions) {
     this.#folder = join(options.directory, `parses-v${cacheEntryFormat}`);
@@ -79,7 +80,19 @@ export class ParseCache {
   }
 
   /** Stores a parse under `key`; resolves when written, or given up on. */
-  async set(key: string, file: ParsedFile): Promise<void> {
+  set(key: string, file: ParsedFile): Promise<void> {
+    const writing = this.#write(key, file);
+    this.#writing.add(writing);
+    void writing.finally(() => this.#writing.delete(writing));
+    return writing;
+  }
+
+  /** Resolves once every write begun so far is written or given up on. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#writing]);
+  }
+
+  async #write(key: string, file: ParsedFile): Promise<void> {
     if (!this.#writable) return;
     const location = this.#location(key);
     const temporary = `${location}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

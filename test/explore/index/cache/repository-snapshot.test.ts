@@ -20,13 +20,13 @@ const childDeadlineMs = 60_000;
 const saveDeadlineMs = 10_000;
 
 /** Runs one indexing process asking where `name` is defined; resolves with its answer once it has ended. */
-function runChild(root: string, cache: string, name: string): Promise<string[]> {
+function runChild(root: string, cache: string, name: string, ending?: 'exit'): Promise<string[]> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env['NODE_OPTIONS'];
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [tsx, child, root, cache, name],
+      [tsx, child, root, cache, name, ...(ending === undefined ? [] : [ending])],
       { env, timeout: childDeadlineMs, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`child failed: ${error.message}\n${stderr}`));
@@ -95,6 +95,17 @@ afterEach(async () => {
 describe('the repository snapshot, across processes', () => {
   it('lets a second process answer without reading any unchanged source file', async () => {
     expect(await runChild(repo, cache, 'Engine')).toEqual(['python/pkg/core.py:11']);
+    expect(await snapshotsIn(cache)).toHaveLength(1);
+
+    const { index, reads } = countingIndex(repo, { cache: { directory: cache } });
+    expect((await index.definitions('Engine')).map((found) => `${found.path}:${found.line}`)).toEqual([
+      'python/pkg/core.py:11',
+    ]);
+    expect(reads).toEqual([]);
+  }, 150_000);
+
+  it('is saved by close(): a process that exits right after it leaves the cache whole', async () => {
+    expect(await runChild(repo, cache, 'Engine', 'exit')).toEqual(['python/pkg/core.py:11']);
     expect(await snapshotsIn(cache)).toHaveLength(1);
 
     const { index, reads } = countingIndex(repo, { cache: { directory: cache } });
