@@ -1,13 +1,11 @@
 import { relative as relativePath, sep } from 'node:path';
 import { Sandbox } from '../sandbox/sandbox.js';
-import type { SandboxLimits } from '../sandbox/sandbox-defaults.js';
 import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
-import type { CodeSymbol, ImportRecord, ParsedFile } from './code-symbol.js';
+import type { ImportRecord, ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import type { CodeIndexQueries } from './load-code-index-queries.js';
 import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
-import { loadCodeIndexEngine } from './load-code-index-engine.js';
 import type { CodeIndexEngine } from './load-code-index-engine.js';
 import { loadCodeIndexQueries } from './load-code-index-queries.js';
 import { ProjectFiles } from './project-files.js';
@@ -17,13 +15,13 @@ import type { WarmStep } from './script-program.js';
 import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
 import { SourceTexts } from './source-texts.js';
-import type { SourceParser } from './project-files.js';
 import { resolveParseCacheOptions } from './cache/parse-cache-options.js';
 import { parserIdentity } from './cache/parser-identity.js';
 import { SnapshotStore } from './cache/snapshot-store.js';
-import { preloadTypeScript } from './cache/compiler-code-cache.js';
+import { indexLoaders } from './index-loaders.js';
+import type { CodeIndexOptions, FileSymbols, QueryOptions } from './code-index-options.js';
 import { parseCacheFor } from './cache/parse-cache.js';
-import type { ParseCacheOptions, ResolvedParseCacheOptions } from './cache/parse-cache-options.js';
+import type { ResolvedParseCacheOptions } from './cache/parse-cache-options.js';
 import type { FindReferencesOptions, ReferencesResult } from './references.js';
 import { fileImportGraph, importEdges, resolveImports, summarizeImportGraph } from './import-graph.js';
 import type { FileImportGraph, ImportGraphSummary } from './import-graph.js';
@@ -35,73 +33,13 @@ import { ListingResolvers } from './modules/listing-resolvers.js';
 import type { ModuleResolver } from './modules/module-resolver.js';
 import type { FileStructure } from './structure.js';
 
+export type { CodeIndexOptions, FileSymbols, QueryOptions } from './code-index-options.js';
+
 const maxCachedAnswers = 256;
 /** A warming slice: parse for this long, or, once all is parsed, add this many files to the program (binding them). */
 const warmSlice = { maxMilliseconds: 25, maxFiles: 400 };
 /** Files a warming slice parses for the index's own view (symbols, imports), once the program holds every file. */
 const warmParseFiles = 16;
-
-/** Options of {@link CodeIndex}. */
-export interface CodeIndexOptions {
-  /** The repository root. Required unless `sandbox` is given (its root is used). */
-  readonly root?: string;
-  /** The sandbox to read through. @default a new `Sandbox({ root, include, exclude, limits })` */
-  readonly sandbox?: CodeIndexSandbox;
-  readonly include?: readonly string[];
-  readonly exclude?: readonly string[];
-  /** Sandbox limits; files over `maxFileBytes` are not indexed. */
-  readonly limits?: Partial<SandboxLimits>;
-  /**
-   * How definitions and references are found. `question` (the default) reads every source file
-   * (over the cache's repository snapshot, only those changed since) but parses only those whose
-   * text mentions the name asked, and the language service's program
-   * holds those files, what they import and every file that may declare globals. `whole-repo`
-   * parses every file and gives the program every JS/TS file: the simple reference the default
-   * is tested against; the answers are the same.
-   * @default 'question'
-   */
-  readonly scope?: 'question' | 'whole-repo';
-  /**
-   * The on-disk cache, shared across processes and repositories: per-file parses keyed by file
-   * content, and one snapshot per repository of each file's mtime, size, content key and words,
-   * so a later process trusts a file whose mtime and size match without reading it. `false`
-   * turns it off, an object moves or caps it. Edits and branch switches never get a stale parse.
-   * @default on, in the user cache folder (`defaultCacheDirectory()`), capped at 256 MiB
-   */
-  readonly cache?: boolean | ParseCacheOptions;
-  /**
-   * In `question` scope, after a question is answered, grow the TypeScript program to every JS/TS
-   * file in the background, a slice at a time while no question is under way, so that a later
-   * question about another name finds its files parsed and bound. `false` keeps the program to
-   * what questions reached; `warm()` does the same work on demand.
-   * @default true
-   */
-  readonly warm?: boolean;
-  /**
-   * How a query learns that files changed since the last one. `true` watches the listed folders
-   * with `fs.watch` (each on its own, never keeping the process alive) and stats only the files
-   * their events name; where watching fails (no inotify watches left, a watcher error, more than
-   * 20,000 folders) the index falls back to stat'ing. `false` stats every listed file and
-   * folder on each query. Both see the same changes; `close()` stops the watchers.
-   * @default true
-   */
-  readonly watch?: boolean;
-}
-
-/** A file's symbols as the index sees them. */
-export interface FileSymbols {
-  readonly path: string;
-  readonly language: string;
-  readonly engine: ParsedFile['engine'];
-  /** Why the file was parsed with less than its engine's best (a grammar missing, a query pattern dropped). */
-  readonly notice?: string;
-  readonly symbols: readonly CodeSymbol[];
-}
-
-/** Options shared by the queries. */
-export interface QueryOptions {
-  readonly signal?: AbortSignal;
-}
 
 /**
  * A lazily built code index of a repository: per-file symbols, structure and imports
@@ -163,34 +101,13 @@ export class CodeIndex {
         ? {}
         : { snapshots: new SnapshotStore(cache, { root: this.root, identity: parserIdentity() }) }),
     });
-    let compiler: Promise<unknown> | undefined;
-    this.#loadEngine = async () => {
-      compiler ??=
-        cache === undefined
-          ? Promise.resolve()
-          : preloadTypeScript(cache.directory, (bytes) => parseCacheFor(cache).written(bytes));
-      await compiler;
-      return loadCodeIndexEngine();
-    };
-    let parser: Promise<SourceParser> | undefined;
+    const loaders = indexLoaders(cache);
+    this.#loadEngine = loaders.loadEngine;
     this.#files = new ProjectFiles({
       sandbox: this.#sandbox,
       maxFileBytes,
       sources: this.#texts,
-      loadParser: () => {
-        parser ??= loadCodeIndexQueries().then(({ parseFile, cachedParser }): SourceParser => {
-          // A JS/TS file loads the compiler through the index's loader first.
-          const parse = async (path: string, text: string): ReturnType<typeof parseFile> => {
-            if (isScriptFile(path)) await this.#loadEngine();
-            return parseFile(path, text);
-          };
-          return cache === undefined
-            ? async (source) => parse(source.path, await source.text())
-            : cachedParser(parse, cache);
-        });
-        parser.catch(() => (parser = undefined));
-        return parser;
-      },
+      loadParser: loaders.loadParser,
       ...(options.watch === undefined ? {} : { watch: options.watch }),
     });
     this.#scope = options.scope ?? 'question';
