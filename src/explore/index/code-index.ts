@@ -205,7 +205,7 @@ export class CodeIndex {
     return this.#question(() => this.#references(name, options));
   }
 
-  /** Runs a question (see `ProgramWarming.question`); once it is answered, the listing's folders begin to be stamped and watched. */
+  /** Runs a question (see `ProgramWarming.question`); once it is answered, the listing's folders are stamped (`ProjectFiles.track`). */
   async #question<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await this.#warming.question(work);
