@@ -249,9 +249,9 @@ export class ProjectFiles {
   }
 
   /**
-   * Begins stamping and watching the current listing's folders, in the background (see
-   * `ListingChanges.begin`): for a caller to call once the question that listed is answered, so
-   * that work does not compete with it. The next revalidate begins it otherwise.
+   * Begins stamping the current listing's folders, in the background (see `ListingChanges.begin`;
+   * they are watched from the walk on): for a caller to call once the question that listed is
+   * answered, so that work does not compete with it. The next check begins it otherwise.
    */
   track(): void {
     void this.#changes?.then((changes) => changes?.begin());

@@ -211,7 +211,7 @@ export class SourceTexts implements KnownSources {
     if (this.#saveTimer !== undefined) {
       clearTimeout(this.#saveTimer);
       this.#saveTimer = undefined;
-      this.#saving ??= this.#save().finally(() => (this.#saving = undefined));
+      this.#startSave();
     }
     while (this.#saving !== undefined) await this.#saving;
   }
@@ -223,8 +223,13 @@ export class SourceTexts implements KnownSources {
     if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
     this.#saveTimer = setTimeout(() => {
       this.#saveTimer = undefined;
-      if (this.#saving === undefined) this.#saving = this.#save().finally(() => (this.#saving = undefined));
+      this.#startSave();
     }, saveDelayMs);
+  }
+
+  /** Starts a save unless one is under way (that one schedules another for changes made meanwhile). */
+  #startSave(): void {
+    this.#saving ??= this.#save().finally(() => (this.#saving = undefined));
   }
 
   /** Writes the entries as the next snapshot; changes made meanwhile schedule another. */
