@@ -271,4 +271,60 @@ describe('Sandbox.readText and stat', () => {
     expect(await sandbox.stat('src')).toMatchObject({ isDirectory: true, isFile: false });
     expect(await sandbox.stat('src/a.ts')).toMatchObject({ isDirectory: false, isFile: true, size: 2 });
   });
+
+  it('reads the same texts and refuses the same files synchronously (readTextSync) as readText', async () => {
+    await write('src/a.ts', 'export const a = 1;\n');
+    await write('bad.txt', new Uint8Array([0x68, 0x69, 0xff, 0x21]));
+    await write('image.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    await write('big.txt', 'a'.repeat(2048));
+    await write(
+      'key.txt',
+      'before\n-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\nafter\n',
+    );
+    await write('.env', 'A=1\n');
+    await write('vendor/lib.js', 'x\n');
+    await symlink(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    await symlink('src/a.ts', join(root, 'alias.ts'));
+    const sandbox = new Sandbox({ root, exclude: ['vendor/**'], limits: { maxFileBytes: 1024 } });
+    const outcome = (read: () => unknown): unknown => {
+      try {
+        return read();
+      } catch (error) {
+        return {
+          name: (error as Error).name,
+          code: (error as { code?: string }).code,
+          message: (error as Error).message,
+        };
+      }
+    };
+    const paths = [
+      'src/a.ts',
+      'bad.txt',
+      'image.png',
+      'big.txt',
+      'key.txt',
+      '.env',
+      'vendor/lib.js',
+      'link.txt',
+      'alias.ts',
+      'nope.ts',
+      'src',
+      '../x',
+    ];
+    for (const path of paths) {
+      const asynchronous = await sandbox.readText(path).then(
+        (file) => file,
+        (error: unknown) =>
+          outcome(() => {
+            throw error;
+          }),
+      );
+      expect(
+        outcome(() => sandbox.readTextSync(path)),
+        path,
+      ).toEqual(asynchronous);
+    }
+    expect(sandbox.readTextSync('key.txt').text).toContain('[private key redacted]');
+    expect(sandbox.readTextSync('big.txt', { maxBytes: 4096 }).size).toBe(2048);
+  });
 });

@@ -18,6 +18,15 @@ export interface CodeIndexSandbox {
     path: string,
     options?: { readonly maxBytes?: number },
   ): Promise<{ text: string; size: number; mtimeMs: number; path: string }>;
+  /**
+   * `readText` on the calling thread, same checks and errors: the index reads many small files
+   * with it, each faster than an asynchronous read's round trip through the thread pool.
+   * @default none: the index reads with `readText`
+   */
+  readTextSync?(
+    path: string,
+    options?: { readonly maxBytes?: number },
+  ): { text: string; size: number; mtimeMs: number; path: string };
   /** Size, mtime and type of a repo path. */
   stat(path: string): Promise<{ size: number; mtimeMs: number; isFile: boolean; isDirectory: boolean }>;
 }

@@ -1,12 +1,14 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { posix } from 'node:path';
 import type { ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
 import { statVersion, watchedVersion } from './file-version.js';
 import { ListingChanges } from '../sandbox/listing-changes.js';
+import { inTimeSlices } from './time-slices.js';
 
-const statConcurrency = 64;
+const parseConcurrency = 64;
 
 /** Source files and their versions, and whether every folder was watched from before the stats. */
 interface Stated {
@@ -307,18 +309,22 @@ export class ProjectFiles {
     signal: AbortSignal | undefined,
   ): Promise<(string | undefined)[]> {
     const versions: (string | undefined)[] = [];
-    for (let start = 0; start < files.length; start += statConcurrency) {
-      signal?.throwIfAborted();
-      const batch = files.slice(start, start + statConcurrency);
-      const batchStats = await Promise.all(
-        batch.map((file) => stat(posix.join(this.#sandbox.root, file)).catch(() => undefined)),
-      );
-      for (const stats of batchStats) {
+    // Synchronous stats in time slices: thousands of them cost less so than as thread-pool round trips.
+    await inTimeSlices(
+      files,
+      (file) => {
+        let stats: Stats | undefined;
+        try {
+          stats = statSync(posix.join(this.#sandbox.root, file), { throwIfNoEntry: false });
+        } catch {
+          stats = undefined;
+        }
         versions.push(
           stats?.isFile() === true && stats.size <= this.#maxFileBytes ? statVersion(stats) : undefined,
         );
-      }
-    }
+      },
+      { signal },
+    );
     return versions;
   }
 
@@ -343,9 +349,9 @@ export class ProjectFiles {
   /** The files among `files` known to the last `revalidate`, parsed in their order; unreadable and unknown files are skipped. */
   async parseSome(files: readonly string[], signal?: AbortSignal): Promise<ParsedFile[]> {
     const parsed: ParsedFile[] = [];
-    for (let start = 0; start < files.length; start += statConcurrency) {
+    for (let start = 0; start < files.length; start += parseConcurrency) {
       signal?.throwIfAborted();
-      const batch = files.slice(start, start + statConcurrency);
+      const batch = files.slice(start, start + parseConcurrency);
       const results = await Promise.all(batch.map((file) => this.#parseKnown(file)));
       for (const result of results) if (result !== undefined) parsed.push(result);
     }

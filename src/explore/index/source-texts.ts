@@ -5,6 +5,7 @@ import type { RepositorySnapshot, SnapshotFile } from './cache/repository-snapsh
 import type { SnapshotStore } from './cache/snapshot-store.js';
 import { wordPieces, wordsOf } from './cache/word-set.js';
 import { mtimeOfVersion } from './file-version.js';
+import { inTimeSlices } from './time-slices.js';
 
 const readConcurrency = 64;
 /** Changes are saved once none came for this long, so one question's reads and parses make one save. */
@@ -107,28 +108,44 @@ export class SourceTexts implements KnownSources {
     const dropped = first ? (this.#snapshot?.size ?? 0) > entries.size : this.#entries.size > entries.size;
     if (stale.length === 0 && !dropped && !first) return;
     const readAt = Date.now();
-    for (let start = 0; start < stale.length; start += readConcurrency) {
-      signal?.throwIfAborted();
-      const batch = stale.slice(start, start + readConcurrency);
-      await Promise.all(
-        batch.map(async (path) => {
+    const add = (path: string, text: string): void => {
+      entries.set(path, {
+        version: versions.get(path) ?? '',
+        text,
+        ordinal: undefined,
+        mayDeclareGlobals: mayDeclareGlobals(text),
+        readAt,
+        key: undefined,
+        keyedAt: 0,
+        words: undefined,
+      });
+    };
+    const options = { maxBytes: this.#maxFileBytes };
+    const sandbox = this.#sandbox;
+    const readTextSync = sandbox.readTextSync?.bind(sandbox);
+    // Unreadable files are left out: the parser skips them too.
+    if (readTextSync !== undefined) {
+      await inTimeSlices(
+        stale,
+        (path) => {
           try {
-            const { text } = await this.#sandbox.readText(path, { maxBytes: this.#maxFileBytes });
-            entries.set(path, {
-              version: versions.get(path) ?? '',
-              text,
-              ordinal: undefined,
-              mayDeclareGlobals: mayDeclareGlobals(text),
-              readAt,
-              key: undefined,
-              keyedAt: 0,
-              words: undefined,
-            });
+            add(path, readTextSync(path, options).text);
           } catch {
-            // Unreadable: the parser skips it too.
+            // left out
           }
-        }),
+        },
+        { signal },
       );
+    } else {
+      for (let start = 0; start < stale.length; start += readConcurrency) {
+        signal?.throwIfAborted();
+        await Promise.all(
+          stale.slice(start, start + readConcurrency).map(async (path) => {
+            const read = await sandbox.readText(path, options).catch(() => undefined);
+            if (read !== undefined) add(path, read.text);
+          }),
+        );
+      }
     }
     this.#entries = entries;
     this.#globals = [...entries]

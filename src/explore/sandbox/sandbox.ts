@@ -14,18 +14,19 @@ import { GitignoreRules } from './gitignore-rules.js';
 import { createPathMatcher, matchesPathOrParent } from './path-matcher.js';
 import type { PathMatcher } from './path-matcher.js';
 import { walkFiles } from './walk-files.js';
-import { decodeText, looksBinary } from './text-decoding.js';
-import { redactPrivateKeys } from './private-key-blocks.js';
 import { readLineWindow } from './read-line-window.js';
 import type { LineWindow } from './read-line-window.js';
 import { isInsideDirectory, joinRelative, realPathOfExisting } from './sandbox-paths.js';
 import { formatBytes } from './format-bytes.js';
-import { openRegularFile, readRegularFile } from './read-regular-file.js';
+import { openRegularFile, readRegularFile, readRegularFileSync } from './read-regular-file.js';
 import { binaryError, unreadableError } from './read-errors.js';
+import { textFileOf } from './text-file.js';
+import type { TextFile } from './text-file.js';
 import { findGitRepository } from './git-repository.js';
 import type { GitRepository } from './git-repository.js';
 
 export { formatBytes };
+export type { TextFile };
 
 /** Options of {@link Sandbox}. */
 export interface SandboxOptions {
@@ -71,15 +72,6 @@ export interface ListFilesOptions {
  * root; empty when a single file was listed), so a caller can tell when a listing is stale.
  */
 export type FileListing = string[] & { readonly truncated: boolean; readonly directories: readonly string[] };
-
-/** What {@link Sandbox.readText} returns. */
-export interface TextFile {
-  readonly text: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  /** Repo-relative path. */
-  readonly path: string;
-}
 
 /** What {@link Sandbox.stat} returns. */
 export interface FileStats {
@@ -321,15 +313,18 @@ export class Sandbox {
   async readText(path: string, options: { readonly maxBytes?: number } = {}): Promise<TextFile> {
     const { absolute, relative } = this.#readablePath(path);
     const maxBytes = options.maxBytes ?? this.limits.maxFileBytes;
-    const read = await readRegularFile(absolute, { maxBytes, root: this.root });
-    if (read.type !== 'file') throw unreadableError(read, relative, maxBytes);
-    if (looksBinary(read.bytes)) throw binaryError(relative);
-    return {
-      text: redactPrivateKeys(decodeText(read.bytes)),
-      size: read.stats.size,
-      mtimeMs: read.stats.mtimeMs,
-      path: relative,
-    };
+    return textFileOf(await readRegularFile(absolute, { maxBytes, root: this.root }), relative, maxBytes);
+  }
+
+  /**
+   * {@link Sandbox.readText} on the calling thread, with the same checks and errors: for a caller
+   * reading many small files in a row (the code index's text prefilter), where each asynchronous
+   * read's round trips through the thread pool cost more than the read itself.
+   */
+  readTextSync(path: string, options: { readonly maxBytes?: number } = {}): TextFile {
+    const { absolute, relative } = this.#readablePath(path);
+    const maxBytes = options.maxBytes ?? this.limits.maxFileBytes;
+    return textFileOf(readRegularFileSync(absolute, { maxBytes, root: this.root }), relative, maxBytes);
   }
 
   /**

@@ -17,6 +17,14 @@ class CountingSandbox extends Sandbox {
     this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
     return super.readText(path, options);
   }
+
+  override readTextSync(
+    path: string,
+    options?: { readonly maxBytes?: number },
+  ): ReturnType<Sandbox['readTextSync']> {
+    this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
+    return super.readTextSync(path, options);
+  }
 }
 
 describe('ProjectFiles: the files a CodeIndex parses', () => {

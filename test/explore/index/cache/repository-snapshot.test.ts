@@ -62,10 +62,15 @@ function countingIndex(
 ): { readonly index: CodeIndex; readonly reads: string[] } {
   const sandbox = new Sandbox({ root });
   const readText = sandbox.readText.bind(sandbox);
+  const readTextSync = sandbox.readTextSync.bind(sandbox);
   const reads: string[] = [];
   vi.spyOn(sandbox, 'readText').mockImplementation((path, readOptions) => {
     if (!isModuleConfigFile(path)) reads.push(path);
     return readText(path, readOptions);
+  });
+  vi.spyOn(sandbox, 'readTextSync').mockImplementation((path, readOptions) => {
+    if (!isModuleConfigFile(path)) reads.push(path);
+    return readTextSync(path, readOptions);
   });
   // No background warming: it would read and cache more files than the question did.
   return { index: new CodeIndex({ ...options, sandbox, warm: false }), reads };
