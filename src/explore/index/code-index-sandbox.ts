@@ -11,6 +11,12 @@ export interface CodeIndexSandbox {
   resolve(path: string): string;
   /** Absolute path to repo-relative, `/`-separated ('.' for the root). @default relative to `root` */
   relative?(absolutePath: string): string;
+  /**
+   * What decides `listFiles()` besides the files and `.gitignore` files on disk: with it, the
+   * index stores its listing in its cache, and a later process with the same identity reuses it
+   * while the folders' stamps hold rather than walking. @default none: every process walks
+   */
+  readonly listingIdentity?: string;
   /** Visible repo files, repo-relative, sorted, `/`-separated. */
   listFiles(options?: { readonly path?: string; readonly signal?: AbortSignal }): Promise<string[]>;
   /** Reads a text file; throws for binary or too-large files. */

@@ -99,7 +99,10 @@ export class CodeIndex {
       maxFileBytes,
       ...(cache === undefined
         ? {}
-        : { snapshots: new SnapshotStore(cache, { root: this.root, identity: parserIdentity() }) }),
+        : {
+            snapshots: new SnapshotStore(cache, { root: this.root, identity: parserIdentity() }),
+            listing: () => this.#files.listingToStore(),
+          }),
     });
     const loaders = indexLoaders(cache);
     this.#loadEngine = loaders.loadEngine;
@@ -109,6 +112,7 @@ export class CodeIndex {
       sources: this.#texts,
       loadParser: loaders.loadParser,
       ...(options.watch === undefined ? {} : { watch: options.watch }),
+      ...(cache === undefined ? {} : { storedListing: () => this.#texts.storedListing() }),
     });
     this.#scope = options.scope ?? 'question';
     this.#resolvers = new ListingResolvers(this.#sandbox);

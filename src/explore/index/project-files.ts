@@ -6,7 +6,10 @@ import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
 import { statVersion, watchedVersion } from './file-version.js';
 import { ListingChanges } from '../sandbox/listing-changes.js';
-import { inTimeSlices } from './time-slices.js';
+import { inTimeSlices } from '../../shared/time-slices.js';
+import { isListingCurrent } from '../sandbox/listing-stamps.js';
+import { fileListing } from '../sandbox/file-listing.js';
+import type { StoredListing } from './cache/repository-snapshot.js';
 
 const parseConcurrency = 64;
 
@@ -56,6 +59,12 @@ export interface ProjectFilesOptions {
   readonly sources?: KnownSources;
   /** Learn of changes from `fs.watch` events rather than by stat'ing every file per query. @default true */
   readonly watch?: boolean;
+  /**
+   * A listing stored by an earlier process: the first listing is that one, rather than a walk,
+   * when the sandbox's `listingIdentity` is the one it was stored under and every folder's stamp
+   * still holds. @default none: the first listing walks
+   */
+  readonly storedListing?: () => Promise<StoredListing | undefined>;
 }
 
 interface CachedParse {
@@ -75,6 +84,7 @@ export class ProjectFiles {
   readonly #maxFileBytes: number;
   readonly #loadParser: () => Promise<SourceParser>;
   readonly #sources: KnownSources | undefined;
+  readonly #storedListing: (() => Promise<StoredListing | undefined>) | undefined;
   #watch: boolean;
   #listing: Promise<readonly string[]> | undefined;
   /** A listing no revalidate has used yet: the walk itself is its check, so its folders need no stat'ing again. */
@@ -105,6 +115,7 @@ export class ProjectFiles {
     this.#loadParser = options.loadParser;
     this.#sources = options.sources;
     this.#watch = options.watch ?? true;
+    this.#storedListing = options.storedListing;
   }
 
   /** Bumped whenever a `revalidate` sees a file added, removed or changed: answers cached under one generation stay exact. */
@@ -140,7 +151,7 @@ export class ProjectFiles {
   list(signal?: AbortSignal): Promise<readonly string[]> {
     if (this.#listing !== undefined) return this.#listing;
     const walkStartedAtMs = Date.now();
-    const walked = this.#sandbox.listFiles(signal === undefined ? {} : { signal });
+    const walked = this.#lastListing === undefined ? this.#storedOrWalked(signal) : this.#walk(signal);
     const listing = walked.then((files) => {
       const previous = this.#lastListing;
       const same =
@@ -179,6 +190,38 @@ export class ProjectFiles {
       if (this.#listing === listing) this.#listing = undefined;
     });
     return listing;
+  }
+
+  #walk(signal: AbortSignal | undefined): Promise<readonly string[]> {
+    return this.#sandbox.listFiles(signal === undefined ? {} : { signal });
+  }
+
+  /** The stored listing when it was stored under this sandbox's identity and every folder's stamp holds, else a walk. */
+  async #storedOrWalked(signal: AbortSignal | undefined): Promise<readonly string[]> {
+    const identity = this.#sandbox.listingIdentity;
+    const stored = identity === undefined ? undefined : await this.#storedListing?.().catch(() => undefined);
+    if (stored !== undefined && stored.identity === identity) {
+      const current = await isListingCurrent(this.#sandbox.root, stored, signal).catch(() => false);
+      if (current) return fileListing([...stored.files], false, stored.directories);
+    }
+    return this.#walk(signal);
+  }
+
+  /**
+   * The current listing with its folders' stamps, for a later process to reuse (see
+   * `storedListing`); `undefined` without a `listingIdentity`, for a listing cut at `maxFiles`,
+   * or when a folder changed about the time of the walk.
+   */
+  async listingToStore(): Promise<StoredListing | undefined> {
+    const identity = this.#sandbox.listingIdentity;
+    const listing = this.#listing;
+    const changes = this.#changes;
+    if (identity === undefined || listing === undefined || changes === undefined) return undefined;
+    const [files, tracked] = await Promise.all([listing, changes]);
+    if (tracked === undefined || (files as { readonly truncated?: boolean }).truncated === true)
+      return undefined;
+    const stamps = await tracked.stamps();
+    return stamps === undefined ? undefined : { identity, files, ...stamps };
   }
 
   /** JS/TS files within the size limit, as of the last `revalidate`. */

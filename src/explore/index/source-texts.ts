@@ -1,11 +1,11 @@
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile } from './languages.js';
 import type { KnownSources } from './project-files.js';
-import type { RepositorySnapshot, SnapshotFile } from './cache/repository-snapshot.js';
+import type { RepositorySnapshot, SnapshotFile, StoredListing } from './cache/repository-snapshot.js';
 import type { SnapshotStore } from './cache/snapshot-store.js';
 import { wordPieces, wordsOf } from './cache/word-set.js';
 import { mtimeOfVersion } from './file-version.js';
-import { inTimeSlices } from './time-slices.js';
+import { inTimeSlices } from '../../shared/time-slices.js';
 
 const readConcurrency = 64;
 /** Changes are saved once none came for this long, so one question's reads and parses make one save. */
@@ -59,6 +59,7 @@ export class SourceTexts implements KnownSources {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
   readonly #store: SnapshotStore | undefined;
+  readonly #listing: (() => Promise<StoredListing | undefined>) | undefined;
   #entries = new Map<string, SourceEntry>();
   #globals: readonly string[] = [];
   #loading: Promise<RepositorySnapshot | undefined> | undefined;
@@ -73,10 +74,13 @@ export class SourceTexts implements KnownSources {
     readonly maxFileBytes: number;
     /** Where to load the last snapshot from and save the next. @default none: every file is read */
     readonly snapshots?: SnapshotStore;
+    /** The listing to store beside the files (and its stamps), asked at each save. @default none */
+    readonly listing?: () => Promise<StoredListing | undefined>;
   }) {
     this.#sandbox = options.sandbox;
     this.#maxFileBytes = options.maxFileBytes;
     this.#store = options.snapshots;
+    this.#listing = options.listing;
   }
 
   /** Starts loading the stored snapshot, so it is ready by the first `update`. */
@@ -88,6 +92,12 @@ export class SourceTexts implements KnownSources {
   async storedPaths(): Promise<readonly string[]> {
     this.prefetch();
     return (await this.#loading)?.paths ?? [];
+  }
+
+  /** The listing the stored snapshot holds, if any: for the caller to check against the folders' stamps before trusting it. */
+  async storedListing(): Promise<StoredListing | undefined> {
+    this.prefetch();
+    return (await this.#loading)?.listing;
   }
 
   /**
@@ -270,7 +280,8 @@ export class SourceTexts implements KnownSources {
         });
       }
     }
-    await store.write(files);
+    const listing = await this.#listing?.().catch(() => undefined);
+    await store.write(files, listing);
     if (this.#dirty) this.#changed();
   }
 

@@ -93,10 +93,15 @@ export class ListingChanges {
       .catch(() => undefined);
   }
 
+  /** The folders' stamps (begun if not yet), or `undefined` when the listing cannot be proven current. */
+  stamps(): Promise<ListingStamps | undefined> {
+    this.begin();
+    return this.#stamps ?? Promise.resolve(undefined);
+  }
+
   /** False when a folder changed about the time of the walk: the listing cannot be proven current, so every check says list again. */
   async provable(): Promise<boolean> {
-    this.begin();
-    return (await this.#stamps) !== undefined;
+    return (await this.stamps()) !== undefined;
   }
 
   /** True while `fs.watch` reports the changes (no watcher failed). */

@@ -22,11 +22,13 @@ import { openRegularFile, readRegularFile, readRegularFileSync } from './read-re
 import { binaryError, unreadableError } from './read-errors.js';
 import { textFileOf } from './text-file.js';
 import type { TextFile } from './text-file.js';
+import { fileListing } from './file-listing.js';
+import type { FileListing } from './file-listing.js';
 import { findGitRepository } from './git-repository.js';
 import type { GitRepository } from './git-repository.js';
 
 export { formatBytes };
-export type { TextFile };
+export type { FileListing, TextFile };
 
 /** Options of {@link Sandbox}. */
 export interface SandboxOptions {
@@ -66,13 +68,6 @@ export interface ListFilesOptions {
   readonly signal?: AbortSignal;
 }
 
-/**
- * Repo-relative, sorted paths; `truncated` is true when the walk stopped at `maxFiles`;
- * `directories` names the repo-relative directories whose entries were read ('' for the
- * root; empty when a single file was listed), so a caller can tell when a listing is stale.
- */
-export type FileListing = string[] & { readonly truncated: boolean; readonly directories: readonly string[] };
-
 /** What {@link Sandbox.stat} returns. */
 export interface FileStats {
   readonly size: number;
@@ -105,6 +100,12 @@ export class Sandbox {
   readonly #isExcluded: PathMatcher;
   readonly #isIncluded: PathMatcher | undefined;
   readonly #allowExternalGitDir: boolean;
+  /**
+   * What decides `listFiles()` besides the files and `.gitignore` files on disk (include, exclude,
+   * deny, the default excludes, `maxFiles`): two sandboxes over one root with the same identity
+   * list the same files. The code index stores a listing under it, to reuse in a later process.
+   */
+  readonly listingIdentity: string;
 
   constructor(options: SandboxOptions) {
     let root: string;
@@ -126,6 +127,13 @@ export class Sandbox {
     this.#isExcluded = createPathMatcher(options.exclude ?? []);
     this.#isIncluded = options.include === undefined ? undefined : createPathMatcher(options.include);
     this.#allowExternalGitDir = options.allowExternalGitDir === true;
+    this.listingIdentity = JSON.stringify([
+      options.include ?? null,
+      options.exclude ?? [],
+      this.deny,
+      [...defaultExcludedNames],
+      this.limits.maxFiles,
+    ]);
   }
 
   /**
@@ -235,10 +243,10 @@ export class Sandbox {
     };
     if (stats.isFile) {
       const files = this.isVisible(start) && matchesPattern(start) ? [start] : [];
-      return withTruncated(files, false, []);
+      return fileListing(files, false, []);
     }
     if ([start, realStart].some((candidate) => this.#isExcludedWithParents(candidate))) {
-      return withTruncated([], false, []);
+      return fileListing([], false, []);
     }
     // The walk skips symlinks, so only its start can be one (or lie below one): then each
     // entry is also checked under its real path, so a link cannot dodge exclude or deny.
@@ -260,7 +268,7 @@ export class Sandbox {
         matchesPattern(relative),
       signal: options.signal,
     });
-    return withTruncated(result.files, result.truncated, result.directories);
+    return fileListing(result.files, result.truncated, result.directories);
   }
 
   /**
@@ -404,12 +412,4 @@ export class Sandbox {
   #isInside(absolute: string): boolean {
     return isInsideDirectory(this.root, absolute);
   }
-}
-
-/** Adds non-enumerable `truncated` and `directories`, so the listing still compares equal to a plain array. */
-function withTruncated(files: string[], truncated: boolean, directories: readonly string[]): FileListing {
-  return Object.defineProperties(files, {
-    truncated: { value: truncated, enumerable: false },
-    directories: { value: directories, enumerable: false },
-  }) as FileListing;
 }

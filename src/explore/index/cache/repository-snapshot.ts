@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 
 /** Bumped whenever the snapshot layout changes: older snapshots are then never read. */
-export const snapshotFormat = 1;
+export const snapshotFormat = 2;
 
 const magic = Buffer.from('TORS', 'latin1');
 const checksumBytes = 32;
@@ -20,6 +20,21 @@ export interface SnapshotFile {
   readonly mayDeclareGlobals: boolean;
   /** Its word runs (see `wordsOf`). */
   readonly words: readonly string[];
+}
+
+/**
+ * A file listing as a walk gave it, with the folder stamps that prove it current (see
+ * `ListingStamps`): a later process whose folders, and their `.gitignore` files, have the same
+ * stamps would walk to the same files.
+ */
+export interface StoredListing {
+  /** What decided the listing besides the disk (`CodeIndexSandbox.listingIdentity`). */
+  readonly identity: string;
+  readonly files: readonly string[];
+  /** The folders the walk read, repo-relative ('' for the root). */
+  readonly directories: readonly string[];
+  /** Each folder's stamp and its `.gitignore`'s, as `stampListing` took them. */
+  readonly stamps: readonly string[];
 }
 
 /** What a snapshot is about: checked on read, so one repository's snapshot never answers for another. */
@@ -41,6 +56,8 @@ interface SnapshotPayload extends SnapshotOwner {
   /** Where each word's postings start in `postings`; one more than `words`, the last is `postings.length`. */
   readonly postingStarts: Uint32Array;
   readonly postings: Uint32Array;
+  /** The listing of the process that wrote it, when its stamps were taken. */
+  readonly listing: StoredListing | null;
 }
 
 /**
@@ -66,6 +83,11 @@ export class RepositorySnapshot {
   /** The repo-relative paths of the files it records. */
   get paths(): readonly string[] {
     return this.#payload.paths;
+  }
+
+  /** The listing it stores, if any: to be trusted only while its stamps hold. */
+  get listing(): StoredListing | undefined {
+    return this.#payload.listing ?? undefined;
   }
 
   /** The record of `path` when its version is `version`, else `undefined` (absent or changed since). */
@@ -112,7 +134,11 @@ export class RepositorySnapshot {
   }
 
   /** The bytes of a snapshot of `files`: a header (magic, format, length, SHA-256 of the payload), then the payload serialized by `node:v8`. */
-  static encode(owner: SnapshotOwner, files: readonly SnapshotFile[]): Buffer {
+  static encode(
+    owner: SnapshotOwner,
+    files: readonly SnapshotFile[],
+    listing: StoredListing | undefined = undefined,
+  ): Buffer {
     const wordOrdinals = new Map<string, number>();
     const postingLists: number[][] = [];
     files.forEach((file, fileOrdinal) => {
@@ -140,6 +166,15 @@ export class RepositorySnapshot {
       words: [...wordOrdinals.keys()],
       postingStarts,
       postings: Uint32Array.from(postingLists.flat()),
+      listing:
+        listing === undefined
+          ? null
+          : {
+              identity: listing.identity,
+              files: [...listing.files],
+              directories: [...listing.directories],
+              stamps: [...listing.stamps],
+            },
     };
     const bytes = serialize(payload);
     const header = Buffer.alloc(headerBytes);
@@ -196,5 +231,18 @@ function isPayloadOf(value: unknown, owner: SnapshotOwner): value is SnapshotPay
   for (let ordinal = 0; ordinal < words.length; ordinal += 1) {
     if ((postingStarts[ordinal + 1] ?? 0) < (postingStarts[ordinal] ?? 0)) return false;
   }
-  return postings.every((file) => file < paths.length);
+  return postings.every((file) => file < paths.length) && isListing(payload.listing);
+}
+
+/** Null, or a listing whose every folder has a stamp. */
+function isListing(value: unknown): value is StoredListing | null {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
+  const { identity, files, directories, stamps } = value as Partial<Record<keyof StoredListing, unknown>>;
+  return (
+    typeof identity === 'string' &&
+    isStrings(files) &&
+    isStrings(directories) &&
+    isStrings(stamps, directories.length)
+  );
 }

@@ -5,7 +5,7 @@ import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
 import { readTouched } from './read-touched.js';
 import { parseCacheFor, snapshotFolder } from './parse-cache.js';
 import { RepositorySnapshot } from './repository-snapshot.js';
-import type { SnapshotFile, SnapshotOwner } from './repository-snapshot.js';
+import type { SnapshotFile, SnapshotOwner, StoredListing } from './repository-snapshot.js';
 
 /**
  * Where one repository's snapshot lives in the cache folder: one file, named by a SHA-256 of the
@@ -37,11 +37,11 @@ export class SnapshotStore {
     return bytes === undefined ? undefined : RepositorySnapshot.decode(bytes, this.#owner);
   }
 
-  /** Replaces the stored snapshot with one of `files`; resolves when written, or given up on. */
-  async write(files: readonly SnapshotFile[]): Promise<void> {
+  /** Replaces the stored snapshot with one of `files` (and `listing`); resolves when written, or given up on. */
+  async write(files: readonly SnapshotFile[], listing?: StoredListing): Promise<void> {
     const temporary = `${this.#location}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      const bytes = RepositorySnapshot.encode(this.#owner, files);
+      const bytes = RepositorySnapshot.encode(this.#owner, files, listing);
       await mkdir(snapshotFolder(this.#options.directory), { recursive: true });
       await writeFile(temporary, bytes);
       await rename(temporary, this.#location);

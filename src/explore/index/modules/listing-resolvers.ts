@@ -1,4 +1,5 @@
 import type { CodeIndexSandbox } from '../code-index-sandbox.js';
+import { inTimeSlices } from '../../../shared/time-slices.js';
 import { isDataModule, languageOf } from '../languages.js';
 import { createModuleResolver, isModuleConfigFile } from './module-resolver.js';
 import type { ModuleResolver } from './module-resolver.js';
@@ -32,15 +33,25 @@ export class ListingResolvers {
   async #build(listing: readonly string[]): Promise<ModuleResolver> {
     const configs = new Map<string, string>();
     const configPaths = listing.filter(isModuleConfigFile).slice(0, maxConfigFiles);
-    await Promise.all(
-      configPaths.map(async (path) => {
+    const options = { maxBytes: maxConfigBytes };
+    const readTextSync = this.#sandbox.readTextSync?.bind(this.#sandbox);
+    // An unreadable or oversized config resolves nothing; the rest still does.
+    if (readTextSync !== undefined) {
+      await inTimeSlices(configPaths, (path) => {
         try {
-          configs.set(path, (await this.#sandbox.readText(path, { maxBytes: maxConfigBytes })).text);
+          configs.set(path, readTextSync(path, options).text);
         } catch {
-          // An unreadable or oversized config resolves nothing; the rest still does.
+          // left out
         }
-      }),
-    );
+      });
+    } else {
+      await Promise.all(
+        configPaths.map(async (path) => {
+          const read = await this.#sandbox.readText(path, options).catch(() => undefined);
+          if (read !== undefined) configs.set(path, read.text);
+        }),
+      );
+    }
     const root = this.#sandbox.root;
     return createModuleResolver(
       listing.filter((path) => languageOf(path) !== undefined || isDataModule(path)),

@@ -9,6 +9,7 @@ import type { CodeIndexOptions } from '../../../../src/explore/index/code-index.
 import { isModuleConfigFile } from '../../../../src/explore/index/modules/module-resolver.js';
 import { parserIdentity } from '../../../../src/explore/index/cache/parser-identity.js';
 import { RepositorySnapshot } from '../../../../src/explore/index/cache/repository-snapshot.js';
+import { snapshotFolder } from '../../../../src/explore/index/cache/parse-cache.js';
 import { Sandbox } from '../../../../src/explore/sandbox/sandbox.js';
 
 const fixture = fileURLToPath(new URL('../../../fixtures/code-index/polyglot', import.meta.url));
@@ -38,7 +39,7 @@ function runChild(root: string, cache: string, name: string, ending?: 'exit'): P
 
 /** The snapshot files in a cache folder. */
 async function snapshotsIn(cache: string): Promise<string[]> {
-  const folder = join(cache, 'repositories-v1');
+  const folder = snapshotFolder(cache);
   const names = await readdir(folder).catch(() => [] as string[]);
   return names.map((name) => join(folder, name));
 }
@@ -90,6 +91,11 @@ beforeEach(async () => {
   for (const entry of await readdir(repo, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) await utimes(join(entry.parentPath, entry.name), past, past);
   }
+  // The folders too, so the listing is provable (a folder changed just before the walk is not trusted).
+  for (const entry of await readdir(repo, { recursive: true, withFileTypes: true })) {
+    if (entry.isDirectory()) await utimes(join(entry.parentPath, entry.name), past, past);
+  }
+  await utimes(repo, past, past);
 });
 
 afterEach(async () => {
@@ -182,6 +188,33 @@ describe('the repository snapshot, across processes', () => {
     expect((await index.definitions('Engine')).map((found) => found.path)).toEqual(['python/pkg/core.py']);
     expect(reads).toEqual([]);
   }, 150_000);
+
+  it('reuses the stored listing while its folders hold; a file added, a .gitignore edited or other sandbox options walk again', async () => {
+    const first = new CodeIndex({ root: repo, cache: { directory: cache }, warm: false });
+    await first.definitions('Engine');
+    await first.close();
+    const process = async (
+      options: { readonly exclude?: readonly string[] } = {},
+    ): Promise<{ readonly walks: number; readonly found: readonly string[] }> => {
+      const sandbox = new Sandbox({ root: repo, ...options });
+      const listFiles = vi.spyOn(sandbox, 'listFiles');
+      const index = new CodeIndex({ sandbox, cache: { directory: cache }, warm: false });
+      const found = (await index.definitions('Engine')).map((definition) => definition.path).sort();
+      await index.close();
+      return { walks: listFiles.mock.calls.length, found };
+    };
+    expect(await process()).toEqual({ walks: 0, found: ['python/pkg/core.py'] });
+    expect(await process()).toEqual({ walks: 0, found: ['python/pkg/core.py'] });
+
+    await writeFile(join(repo, 'python/pkg/engine.py'), 'class Engine:\n    pass\n');
+    expect(await process()).toEqual({ walks: 1, found: ['python/pkg/core.py', 'python/pkg/engine.py'] });
+
+    await writeFile(join(repo, '.gitignore'), 'python/pkg/engine.py\n');
+    expect(await process()).toEqual({ walks: 1, found: ['python/pkg/core.py'] });
+
+    // Stored under other options: this sandbox walks (and stores its own listing).
+    expect(await process({ exclude: ['python/pkg/core.py'] })).toEqual({ walks: 1, found: [] });
+  }, 60_000);
 
   it('saves nothing with cache: false', async () => {
     const { index, reads } = countingIndex(repo, { cache: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inTimeSlices } from '../../../src/explore/index/time-slices.js';
+import { inTimeSlices } from '../../src/shared/time-slices.js';
 
 function busy(milliseconds: number): void {
   const until = performance.now() + milliseconds;
