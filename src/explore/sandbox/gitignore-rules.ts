@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
-import { readRegularFile, readRegularFileSync } from './read-regular-file.js';
+import { readRegularFileSync } from './read-regular-file.js';
 import type { RegularFileRead } from './read-regular-file.js';
 
 /** A larger `.gitignore` is treated as absent, so a hostile one cannot cost much memory. */
@@ -21,10 +21,8 @@ function gitignoreText(read: RegularFileRead): string | null {
 }
 
 /** Reads the `.gitignore` of a repo-relative directory ('' for the root); null when it has none. */
-export async function readGitignore(root: string, directory: string): Promise<string | null> {
-  return gitignoreText(
-    await readRegularFile(join(root, directory, '.gitignore'), gitignoreReadOptions(root)),
-  );
+export function readGitignore(root: string, directory: string): string | null {
+  return gitignoreText(readRegularFileSync(join(root, directory, '.gitignore'), gitignoreReadOptions(root)));
 }
 
 /**
@@ -103,8 +101,7 @@ export class GitignoreRules {
   #rulesOf(directory: string): Ignore | null {
     const cached = this.#byDirectory.get(directory);
     if (cached !== undefined) return cached;
-    const path = join(this.#root, directory, '.gitignore');
-    this.remember(directory, gitignoreText(readRegularFileSync(path, gitignoreReadOptions(this.#root))));
+    this.remember(directory, readGitignore(this.#root, directory));
     return this.#byDirectory.get(directory) ?? null;
   }
 }

@@ -1,5 +1,6 @@
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
+import { inTimeSlices } from '../../shared/time-slices.js';
 import { join } from 'node:path';
 import { readGitignore } from './gitignore-rules.js';
 import type { GitignoreRules } from './gitignore-rules.js';
@@ -28,12 +29,10 @@ export interface WalkResult {
   readonly directories: string[];
 }
 
-/** Directories read in parallel per step: enough to keep the disk busy, few enough for file handles. */
-const concurrency = 32;
-
 /**
- * Walks a tree breadth-first, reading each level's directories (and their `.gitignore`) in
- * parallel, pruning hidden and ignored directories. Symlinks are skipped, as ripgrep does
+ * Walks a tree breadth-first, pruning hidden and ignored directories. Directories (and their
+ * `.gitignore`) are read with synchronous calls in time slices: thousands of them cost less so
+ * than as thread-pool round trips, and other work still runs between slices. Symlinks are skipped, as ripgrep does
  * by default, so a link cannot lead a walk outside the root or into a cycle.
  */
 export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
@@ -45,7 +44,10 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
   let level = [options.start];
   while (level.length > 0) {
     directories.push(...level);
-    const listings = await mapBounded(level, (directory) => readDirectory(options, directory));
+    const listings: Dirent[][] = [];
+    await inTimeSlices(level, (directory) => listings.push(readDirectory(options, directory)), {
+      signal: options.signal,
+    });
     const next: string[] = [];
     for (const [index, entries] of listings.entries()) {
       const directory = level[index] ?? '';
@@ -69,37 +71,17 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
   return { files: files.sort(), truncated: false, directories };
 }
 
-async function readDirectory(options: WalkOptions, directory: string): Promise<Dirent[]> {
-  options.signal?.throwIfAborted();
+function readDirectory(options: WalkOptions, directory: string): Dirent[] {
   let entries: Dirent[];
   try {
-    entries = await readdir(join(options.root, directory), { withFileTypes: true });
+    entries = readdirSync(join(options.root, directory), { withFileTypes: true });
   } catch {
     return []; // unreadable or vanished mid-walk: skip rather than fail the listing
   }
   let gitignore: string | null = null;
   if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
-    gitignore = await readGitignore(options.root, directory);
+    gitignore = readGitignore(options.root, directory);
   }
   options.rules.remember(directory, gitignore);
   return entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
-}
-
-/** Maps with at most `concurrency` calls in flight, keeping input order. */
-export async function mapBounded<Input, Output>(
-  inputs: readonly Input[],
-  map: (input: Input) => Promise<Output>,
-  limit = concurrency,
-): Promise<Output[]> {
-  const outputs = new Array<Output>(inputs.length);
-  let nextIndex = 0;
-  const worker = async (): Promise<void> => {
-    while (nextIndex < inputs.length) {
-      const index = nextIndex;
-      nextIndex += 1;
-      outputs[index] = await map(inputs[index] as Input);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
-  return outputs;
 }
