@@ -63,8 +63,9 @@ export interface CreateCodeToolsOptions {
   /**
    * How `search_text` may use ripgrep: `true` runs `rg` from `PATH` when it is there, `false`
    * never runs it, a path is the `rg` executable to run. Ripgrep only picks which visible files
-   * can match, so answers are the same with or without it; it is never downloaded.
-   * @default false (the built-in search, with its cached listing, measured faster)
+   * can match, so answers are the same with or without it; it is never downloaded. Given, it is
+   * also the code index's `ripgrep` (see `CodeIndexOptions.ripgrep`, which is on by default).
+   * @default false for `search_text` (the built-in search, with its cached listing, measured faster)
    */
   readonly ripgrep?: boolean | string;
 }

@@ -12,13 +12,24 @@ const defaultSliceMs = 10;
 export async function inTimeSlices<T>(
   items: readonly T[],
   work: (item: T, index: number) => void,
-  options: { readonly sliceMs?: number; readonly signal?: AbortSignal | undefined } = {},
+  options: {
+    readonly sliceMs?: number;
+    readonly signal?: AbortSignal | undefined;
+    /**
+     * Background work: it starts after a pause, and pauses on timers that keep no process alive,
+     * so a process with nothing else to do exits rather than wait for it. @default false
+     */
+    readonly background?: boolean;
+  } = {},
 ): Promise<void> {
   const sliceMs = options.sliceMs ?? defaultSliceMs;
+  const pause = (): Promise<unknown> =>
+    options.background === true ? new Promise((resolve) => setTimeout(resolve, 0).unref()) : nextTurn();
+  if (options.background === true) await pause();
   let sliceStarted = performance.now();
   for (let index = 0; index < items.length; index++) {
     if (performance.now() - sliceStarted >= sliceMs) {
-      await nextTurn();
+      await pause();
       sliceStarted = performance.now();
     }
     options.signal?.throwIfAborted();

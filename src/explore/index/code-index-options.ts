@@ -48,6 +48,16 @@ export interface CodeIndexOptions {
    * @default true
    */
   readonly watch?: boolean;
+  /**
+   * How the text prefilter may use ripgrep when it has hundreds of files to read (a first question
+   * without a cache, a branch switch): `true` runs `rg` from `PATH` when it is there, `false` never
+   * runs it, a path is the `rg` executable. Ripgrep names the files that may declare globals and
+   * those that may mention the question's words; only those are read before the answer, the rest
+   * in the background. Answers are the same with or without it: the index decides on the texts it
+   * reads. Used only with the index's own `Sandbox` (ripgrep reads the files on disk).
+   * @default true
+   */
+  readonly ripgrep?: boolean | string;
 }
 
 /** A file's symbols as the index sees them. */

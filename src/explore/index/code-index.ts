@@ -15,6 +15,7 @@ import type { WarmStep } from './script-program.js';
 import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
 import { SourceTexts } from './source-texts.js';
+import { RipgrepPrefilter } from './ripgrep-prefilter.js';
 import { resolveParseCacheOptions } from './cache/parse-cache-options.js';
 import { parserIdentity } from './cache/parser-identity.js';
 import { SnapshotStore } from './cache/snapshot-store.js';
@@ -94,9 +95,13 @@ export class CodeIndex {
       options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
     const cache = resolveParseCacheOptions(options.cache);
     this.#cache = cache;
+    const ripgrep = options.ripgrep ?? true;
     this.#texts = new SourceTexts({
       sandbox: this.#sandbox,
       maxFileBytes,
+      ...(ripgrep === false || !(this.#sandbox instanceof Sandbox)
+        ? {}
+        : { ripgrep: new RipgrepPrefilter(ripgrep === true ? 'rg' : ripgrep, this.root) }),
       ...(cache === undefined
         ? {}
         : {
@@ -215,6 +220,7 @@ export class CodeIndex {
       return await this.#warming.question(work);
     } finally {
       this.#files.track();
+      this.#texts.readRest();
     }
   }
 
@@ -227,7 +233,7 @@ export class CodeIndex {
       const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
       return queries.findDefinitions(context, name, path);
     }
-    await this.#revalidate(options.signal);
+    await this.#revalidate(options.signal, [localName(name)]);
     return this.#ask([localName(name)], path, options.signal, (queries, context) =>
       queries.findDefinitions(context, name, path),
     );
@@ -238,7 +244,7 @@ export class CodeIndex {
     const whole = this.#scope === 'whole-repo';
     const [queries, context] = whole
       ? await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)])
-      : [undefined, await this.#revalidate(options.signal)];
+      : [undefined, await this.#revalidate(options.signal, [localName(name)])];
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
@@ -333,11 +339,11 @@ export class CodeIndex {
   }
 
   /** Brings the file versions and texts up to date; a changed file drops the cached answers. */
-  async #revalidate(signal: AbortSignal | undefined): Promise<undefined> {
+  async #revalidate(signal: AbortSignal | undefined, words: readonly string[] = []): Promise<undefined> {
     this.#prefetchEngine(signal);
     this.#texts.prefetch();
     await this.#files.revalidate(signal);
-    await this.#texts.update(this.#files.versions(), signal);
+    await this.#texts.update(this.#files.versions(), signal, words);
     if (this.#answersGeneration !== this.#files.generation) {
       this.#answers.clear();
       this.#answersGeneration = this.#files.generation;

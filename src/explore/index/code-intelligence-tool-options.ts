@@ -39,6 +39,7 @@ interface RegistryContext {
   readonly index?: unknown;
   readonly cache?: boolean | ParseCacheOptions;
   readonly watch?: boolean;
+  readonly ripgrep?: boolean | string;
 }
 
 /**
@@ -54,6 +55,7 @@ export function withCodeIndex<Result>(factory: (options: CodeIntelligenceToolOpt
           sandbox: context.sandbox,
           ...(context.cache === undefined ? {} : { cache: context.cache }),
           ...(context.watch === undefined ? {} : { watch: context.watch }),
+          ...(context.ripgrep === undefined ? {} : { ripgrep: context.ripgrep }),
         }),
       context.index,
     );

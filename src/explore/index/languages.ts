@@ -35,6 +35,12 @@ const fallbackLanguages: Readonly<Record<string, string>> = {
   '.hpp': 'cpp',
 };
 
+/** The extensions of the files the index reads (JS/TS and the other languages it parses), lower case with the dot. */
+export const sourceExtensions: readonly string[] = [
+  ...Object.keys(scriptKinds),
+  ...Object.keys(fallbackLanguages),
+];
+
 function extensionOf(path: string): string {
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');

@@ -41,6 +41,7 @@ export async function askInQuestionScope<T>(
   const { words, path, signal } = question;
   const known = projectFiles.versions();
   const extra = new Set<string>(path !== undefined && known.has(path) ? [path] : []);
+  await texts.prepare(words, signal);
   for (;;) {
     // `default` names what `module.exports =` and `export =` declare, words a text need not hold.
     const mentioned = new Set(

@@ -6,6 +6,7 @@ import type { SnapshotStore } from './cache/snapshot-store.js';
 import { wordPieces, wordsOf } from './cache/word-set.js';
 import { mtimeOfVersion } from './file-version.js';
 import { inTimeSlices } from '../../shared/time-slices.js';
+import type { RipgrepPrefilter } from './ripgrep-prefilter.js';
 
 const readConcurrency = 64;
 /** Changes are saved once none came for this long, so one question's reads and parses make one save. */
@@ -23,19 +24,29 @@ const moduleStatement = /^[ \t]*(?:import|export)\b(?![ \t]*\()/m;
 /** A module's additions to the global scope or to another module: `declare global`, `declare module 'name'`. */
 const ambientDeclaration = /\bdeclare[ \t]+(?:global\b|module[ \t]*['"])/;
 
-/** What is known of one source file at one version: its text (read by this process) or its record in the snapshot. */
+/**
+ * What is known of one source file at one version: its text (read by this process), its record in
+ * the snapshot, or neither yet (`unread`: ripgrep named it no candidate; it is read later). An
+ * entry read and found unreadable has neither and counts as no file. Entries are updated in place
+ * when read, so every map holding one sees it.
+ */
 interface SourceEntry {
   readonly version: string;
-  readonly text: string | undefined;
+  text: string | undefined;
+  /** Not read yet: ripgrep found it mentions none of the words asked so far and declares no globals. */
+  unread: boolean;
   /** Its ordinal in the loaded snapshot, when trusted from it rather than read. */
   readonly ordinal: number | undefined;
-  readonly mayDeclareGlobals: boolean;
+  mayDeclareGlobals: boolean;
   /** When the text was read (epoch ms); the snapshot's save time for a trusted entry. */
-  readonly readAt: number;
+  readAt: number;
   key: string | undefined;
   keyedAt: number;
   words: readonly string[] | undefined;
 }
+
+/** With at least this many files to read, the prefilter asks ripgrep (when it has one) which to read first. */
+const ripgrepMinFiles = 200;
 
 /**
  * Whether a JS/TS file may declare names outside its own module scope: a script without ES
@@ -60,6 +71,11 @@ export class SourceTexts implements KnownSources {
   readonly #maxFileBytes: number;
   readonly #store: SnapshotStore | undefined;
   readonly #listing: (() => Promise<StoredListing | undefined>) | undefined;
+  readonly #ripgrep: RipgrepPrefilter | undefined;
+  /** Words ripgrep was asked about since the last unread entries were made: no unread file mentions them. */
+  readonly #scannedWords = new Set<string>();
+  /** Bumped whenever unread entries are made, so a scan that overlapped it is not trusted for them. */
+  #unreadGeneration = 0;
   #entries = new Map<string, SourceEntry>();
   #globals: readonly string[] = [];
   #loading: Promise<RepositorySnapshot | undefined> | undefined;
@@ -76,11 +92,19 @@ export class SourceTexts implements KnownSources {
     readonly snapshots?: SnapshotStore;
     /** The listing to store beside the files (and its stamps), asked at each save. @default none */
     readonly listing?: () => Promise<StoredListing | undefined>;
+    /**
+     * Ripgrep over the sandbox's files on disk: with hundreds of files to read, only those that
+     * may declare globals are read at once, and a question's words are looked up by ripgrep
+     * (`prepare`) before the rest is read in the background (`readRest`). @default none: every file is read at once
+     */
+    readonly ripgrep?: RipgrepPrefilter;
   }) {
     this.#sandbox = options.sandbox;
     this.#maxFileBytes = options.maxFileBytes;
     this.#store = options.snapshots;
     this.#listing = options.listing;
+    // Unread files must be readable on this thread (`containing`'s fallback).
+    this.#ripgrep = options.sandbox.readTextSync === undefined ? undefined : options.ripgrep;
   }
 
   /** Starts loading the stored snapshot, so it is ready by the first `update`. */
@@ -104,7 +128,12 @@ export class SourceTexts implements KnownSources {
    * Reads the files whose version changed since the last call (or since the snapshot) and forgets
    * those no longer listed. `versions` maps each source file to its `mtimeMs:size`.
    */
-  async update(versions: ReadonlyMap<string, string>, signal?: AbortSignal): Promise<void> {
+  async update(
+    versions: ReadonlyMap<string, string>,
+    signal?: AbortSignal,
+    /** The words of the question about to be asked: ripgrep looks for them in the same pass (see `prepare`). */
+    words: readonly string[] = [],
+  ): Promise<void> {
     this.prefetch();
     const first = this.#snapshot === undefined && this.#entries.size === 0;
     if (first) this.#snapshot = await this.#loading;
@@ -117,51 +146,130 @@ export class SourceTexts implements KnownSources {
     }
     const dropped = first ? (this.#snapshot?.size ?? 0) > entries.size : this.#entries.size > entries.size;
     if (stale.length === 0 && !dropped && !first) return;
-    const readAt = Date.now();
-    const add = (path: string, text: string): void => {
-      entries.set(path, {
-        version: versions.get(path) ?? '',
-        text,
-        ordinal: undefined,
-        mayDeclareGlobals: mayDeclareGlobals(text),
-        readAt,
-        key: undefined,
-        keyedAt: 0,
-        words: undefined,
-      });
-    };
-    const options = { maxBytes: this.#maxFileBytes };
-    const sandbox = this.#sandbox;
-    const readTextSync = sandbox.readTextSync?.bind(sandbox);
-    // Unreadable files are left out: the parser skips them too.
-    if (readTextSync !== undefined) {
-      await inTimeSlices(
-        stale,
-        (path) => {
-          try {
-            add(path, readTextSync(path, options).text);
-          } catch {
-            // left out
-          }
-        },
-        { signal },
-      );
-    } else {
-      for (let start = 0; start < stale.length; start += readConcurrency) {
-        signal?.throwIfAborted();
-        await Promise.all(
-          stale.slice(start, start + readConcurrency).map(async (path) => {
-            const read = await sandbox.readText(path, options).catch(() => undefined);
-            if (read !== undefined) add(path, read.text);
-          }),
-        );
-      }
+    const made = (path: string): SourceEntry => ({
+      version: versions.get(path) ?? '',
+      text: undefined,
+      unread: true,
+      ordinal: undefined,
+      mayDeclareGlobals: false,
+      readAt: 0,
+      key: undefined,
+      keyedAt: 0,
+      words: undefined,
+    });
+    // With ripgrep, only the files that may declare globals are read now (the program needs them);
+    // the rest stay unread until a question's words (`prepare`) or the background (`readRest`) reach them.
+    const ripgrep =
+      this.#ripgrep !== undefined && stale.length >= ripgrepMinFiles && (await this.#ripgrep.available())
+        ? this.#ripgrep
+        : undefined;
+    const [globals, mentioning] = await Promise.all([
+      ripgrep?.mayDeclareGlobals(stale.filter(isScriptFile), signal) ?? null,
+      words.length === 0 ? null : (ripgrep?.filesMentioning(stale, words, signal) ?? null),
+    ]);
+    const now =
+      globals === null ? stale : stale.filter((path) => globals.has(path) || mentioning?.has(path) === true);
+    for (const path of stale) entries.set(path, made(path));
+    if (globals !== null) {
+      this.#unreadGeneration += 1;
+      this.#scannedWords.clear();
+      if (mentioning !== null) for (const word of words) this.#scannedWords.add(word);
     }
+    await this.#read(now, entries, signal);
     this.#entries = entries;
-    this.#globals = [...entries]
+    this.#findGlobals();
+    if (stale.length > 0 || dropped) this.#changed();
+  }
+
+  /**
+   * Makes sure no unread file mentions one of `words` unknown to the last `containing`: ripgrep
+   * names the unread files that may, and those are read now. Without ripgrep (or when it fails)
+   * every unread file is read.
+   */
+  async prepare(words: readonly string[], signal?: AbortSignal): Promise<void> {
+    const asked = words.filter((word) => !this.#scannedWords.has(word));
+    const unread = this.#unreadPaths();
+    if (asked.length === 0 || unread.length === 0) return;
+    const generation = this.#unreadGeneration;
+    const found = (await this.#ripgrep?.filesMentioning(unread, asked, signal)) ?? null;
+    await this.#read(
+      found === null ? unread : unread.filter((path) => found.has(path)),
+      this.#entries,
+      signal,
+    );
+    this.#findGlobals();
+    this.#changed();
+    if (this.#unreadGeneration === generation) for (const word of asked) this.#scannedWords.add(word);
+  }
+
+  /** Reads the unread files in the background, a slice at a time, so later questions and the next snapshot have their texts. */
+  readRest(): void {
+    const unread = this.#unreadPaths();
+    if (unread.length === 0) return;
+    void this.#read(unread, this.#entries, undefined, { background: true })
+      .then(() => {
+        this.#findGlobals();
+        this.#changed();
+      })
+      .catch(() => undefined);
+  }
+
+  #unreadPaths(): string[] {
+    return [...this.#entries].filter(([, entry]) => entry.unread).map(([path]) => path);
+  }
+
+  #findGlobals(): void {
+    this.#globals = [...this.#entries]
       .filter(([path, entry]) => isScriptFile(path) && entry.mayDeclareGlobals)
       .map(([path]) => path);
-    if (stale.length > 0 || dropped) this.#changed();
+  }
+
+  /** Reads the unread entries of `paths` in `entries` (synchronously in time slices when the sandbox can); an unreadable file becomes no file. */
+  async #read(
+    paths: readonly string[],
+    entries: Map<string, SourceEntry>,
+    signal: AbortSignal | undefined,
+    options: { readonly background?: boolean } = {},
+  ): Promise<void> {
+    const limits = { maxBytes: this.#maxFileBytes };
+    const sandbox = this.#sandbox;
+    const readTextSync = sandbox.readTextSync?.bind(sandbox);
+    const settle = (entry: SourceEntry, text: string | undefined): void => {
+      if (!entry.unread) return;
+      entry.unread = false;
+      entry.text = text;
+      entry.mayDeclareGlobals = text !== undefined && mayDeclareGlobals(text);
+      entry.readAt = Date.now();
+    };
+    if (readTextSync !== undefined) {
+      await inTimeSlices(
+        paths,
+        (path) => {
+          const entry = entries.get(path);
+          if (entry === undefined || !entry.unread) return;
+          let text: string | undefined;
+          try {
+            text = readTextSync(path, limits).text;
+          } catch {
+            text = undefined; // unreadable: the parser skips it too
+          }
+          settle(entry, text);
+        },
+        { signal, background: options.background === true },
+      );
+      return;
+    }
+    for (let start = 0; start < paths.length; start += readConcurrency) {
+      signal?.throwIfAborted();
+      await Promise.all(
+        paths.slice(start, start + readConcurrency).map(async (path) => {
+          const entry = entries.get(path);
+          if (entry === undefined || !entry.unread) return;
+          const read = await sandbox.readText(path, limits).catch(() => undefined);
+          settle(entry, read?.text);
+        }),
+      );
+    }
   }
 
   /** The files among `paths` whose text contains any of `words`, in the order of `paths`. */
@@ -171,6 +279,11 @@ export class SourceTexts implements KnownSources {
     for (const path of paths) {
       const entry = this.#entries.get(path);
       if (entry === undefined) continue;
+      if (entry.unread) {
+        if (words.every((word) => this.#scannedWords.has(word))) continue;
+        // A word no `prepare` asked ripgrep about: every unread file is read, here and now.
+        this.#readUnreadNow();
+      }
       const { text, ordinal } = entry;
       if (text !== undefined) {
         if (words.some((word) => text.includes(word))) found.push(path);
@@ -180,6 +293,26 @@ export class SourceTexts implements KnownSources {
       }
     }
     return found;
+  }
+
+  /** Reads every unread file at once, on this thread: the fallback of `containing` for a word no `prepare` asked about. */
+  #readUnreadNow(): void {
+    const options = { maxBytes: this.#maxFileBytes };
+    for (const [path, entry] of this.#entries) {
+      if (!entry.unread) continue;
+      let text: string | undefined;
+      try {
+        text = this.#sandbox.readTextSync?.(path, options).text;
+      } catch {
+        text = undefined;
+      }
+      entry.unread = false;
+      entry.text = text;
+      entry.mayDeclareGlobals = text !== undefined && mayDeclareGlobals(text);
+      entry.readAt = Date.now();
+    }
+    this.#findGlobals();
+    this.#changed();
   }
 
   /** The JS/TS files that may declare globals (see {@link mayDeclareGlobals}), as of the last `update`. */
@@ -213,6 +346,7 @@ export class SourceTexts implements KnownSources {
     return {
       version,
       text: undefined,
+      unread: false,
       ordinal: record.ordinal,
       mayDeclareGlobals: record.mayDeclareGlobals,
       readAt: Number.POSITIVE_INFINITY,
@@ -233,8 +367,15 @@ export class SourceTexts implements KnownSources {
     return found;
   }
 
-  /** Saves pending changes now rather than after the delay, and resolves once every save under way is written. */
+  /** Reads what is unread and saves pending changes now rather than after the delay; resolves once every save under way is written. */
   async flush(): Promise<void> {
+    // The snapshot is to hold every file: what is unread yet is read first.
+    const unread = this.#store === undefined ? [] : this.#unreadPaths();
+    if (unread.length > 0) {
+      await this.#read(unread, this.#entries, undefined);
+      this.#findGlobals();
+      this.#changed();
+    }
     if (this.#saveTimer !== undefined) {
       clearTimeout(this.#saveTimer);
       this.#saveTimer = undefined;
@@ -269,6 +410,8 @@ export class SourceTexts implements KnownSources {
     for (let start = 0; start < entries.length; start += saveBatch) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       for (const [path, entry] of entries.slice(start, start + saveBatch)) {
+        // Unread, or read and unreadable: nothing to trust.
+        if (entry.text === undefined && entry.ordinal === undefined) continue;
         const mtime = mtimeOfVersion(entry.version);
         if (!(mtime < entry.readAt - racyWindowMs)) continue;
         files.push({

@@ -15,11 +15,24 @@ export interface RipgrepCandidatesOptions {
   readonly excludedNames: Iterable<string>;
   /** Plain strings: a file is a candidate when it contains any of them. */
   readonly literals: readonly string[];
+  /**
+   * Read `literals` as regular expressions (ripgrep's own syntax; PCRE2's with `'pcre2'`, which
+   * has look-around) rather than plain strings. @default 'fixed-strings'
+   */
+  readonly syntax?: 'fixed-strings' | 'regex' | 'pcre2';
+  /** Globs (ripgrep's `--glob`) a searched file must match, e.g. `*.ts`. @default every file */
+  readonly globs?: readonly string[];
   /** Match the literals ignoring case (ripgrep folds case at least as widely as JavaScript's `i` flag does for ASCII). */
   readonly ignoreCase: boolean;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
 }
+
+const syntaxFlags: Readonly<Record<'fixed-strings' | 'regex' | 'pcre2', readonly string[]>> = {
+  'fixed-strings': ['--fixed-strings'],
+  regex: [],
+  pcre2: ['--pcre2'],
+};
 
 /**
  * Runs ripgrep over `start` with its own filters off (no ignore files, hidden files and binary
@@ -41,8 +54,9 @@ export async function findRipgrepCandidates(options: RipgrepCandidatesOptions): 
     '--text',
     '--no-ignore',
     '--hidden',
-    '--fixed-strings',
+    ...syntaxFlags[options.syntax ?? 'fixed-strings'],
     options.ignoreCase ? '--ignore-case' : '--case-sensitive',
+    ...(options.globs ?? []).flatMap((glob) => ['--glob', glob]),
     ...[...options.excludedNames].flatMap((name) => ['--glob', `!${name.replace(/[\\*?[\]{}!]/g, '\\$&')}`]),
     ...options.literals.flatMap((literal) => ['-e', literal]),
     '--',

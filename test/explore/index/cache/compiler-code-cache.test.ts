@@ -83,7 +83,7 @@ describe('preloadTypeScript', () => {
       expect(loaded.sameInstance).toBe(true);
       expect({ ...loaded, preload: null, sameInstance: false }).toEqual(reference);
     }
-  });
+  }, 60_000);
 
   it('does not trust a damaged cache file: compiles from source and writes it again', async () => {
     await load(true);
@@ -98,7 +98,7 @@ describe('preloadTypeScript', () => {
     expect(damaged.diagnostics).toHaveLength(1);
     expect(await readFile(location)).not.toEqual(bytes);
     expect((await load(true)).preload).toBe('from-cache');
-  });
+  }, 60_000);
 
   it('does nothing when TypeScript is already loaded', async () => {
     const loaded = await load(
