@@ -376,12 +376,16 @@ export class SourceTexts implements KnownSources {
       this.#findGlobals();
       this.#changed();
     }
-    if (this.#saveTimer !== undefined) {
-      clearTimeout(this.#saveTimer);
-      this.#saveTimer = undefined;
-      this.#startSave();
+    // A save under way when changes came schedules another on its end: that one is started at once too.
+    for (;;) {
+      if (this.#saveTimer !== undefined) {
+        clearTimeout(this.#saveTimer);
+        this.#saveTimer = undefined;
+        this.#startSave();
+      }
+      if (this.#saving === undefined) return;
+      await this.#saving;
     }
-    while (this.#saving !== undefined) await this.#saving;
   }
 
   /** Schedules a save, once changes stop for a moment. The timer holds the process open until it is written. */
