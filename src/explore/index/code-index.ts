@@ -220,7 +220,6 @@ export class CodeIndex {
       return await this.#warming.question(work);
     } finally {
       this.#files.track();
-      this.#texts.readRest();
     }
   }
 
@@ -352,11 +351,15 @@ export class CodeIndex {
   }
 
   /**
-   * One slice of warming: the program's first (`ScriptProgram.warmStep`); once it holds every
+   * One slice of warming: the texts ripgrep left unread first (`SourceTexts.readSome`), then the
+   * program's (`ScriptProgram.warmStep`); once it holds every
    * JS/TS file, the index's own parse (symbols, imports) of the source files not parsed yet, so
    * a question about a new name finds its files parsed. Each version is tried once.
    */
   async #warmStep(): Promise<WarmStep> {
+    // First the texts ripgrep let a question skip: later questions and the next snapshot need them.
+    const read = this.#texts.readSome(warmSlice.maxMilliseconds);
+    if (read > 0) return { parsed: read, added: 0, remaining: this.#texts.unreadCount };
     const program = this.#program.warmStep(warmSlice);
     if (program.parsed > 0 || program.added > 0 || program.remaining > 0) return program;
     const unparsed = [...this.#files.versions()]

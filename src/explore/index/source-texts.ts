@@ -95,7 +95,7 @@ export class SourceTexts implements KnownSources {
     /**
      * Ripgrep over the sandbox's files on disk: with hundreds of files to read, only those that
      * may declare globals are read at once, and a question's words are looked up by ripgrep
-     * (`prepare`) before the rest is read in the background (`readRest`). @default none: every file is read at once
+     * (`prepare`) before the rest is read by the background warming (`readSome`). @default none: every file is read at once
      */
     readonly ripgrep?: RipgrepPrefilter;
   }) {
@@ -158,7 +158,7 @@ export class SourceTexts implements KnownSources {
       words: undefined,
     });
     // With ripgrep, only the files that may declare globals are read now (the program needs them);
-    // the rest stay unread until a question's words (`prepare`) or the background (`readRest`) reach them.
+    // the rest stay unread until a question's words (`prepare`) or the background warming (`readSome`) reach them.
     const ripgrep =
       this.#ripgrep !== undefined && stale.length >= ripgrepMinFiles && (await this.#ripgrep.available())
         ? this.#ripgrep
@@ -202,16 +202,32 @@ export class SourceTexts implements KnownSources {
     if (this.#unreadGeneration === generation) for (const word of asked) this.#scannedWords.add(word);
   }
 
-  /** Reads the unread files in the background, a slice at a time, so later questions and the next snapshot have their texts. */
-  readRest(): void {
-    const unread = this.#unreadPaths();
-    if (unread.length === 0) return;
-    void this.#read(unread, this.#entries, undefined, { background: true })
-      .then(() => {
-        this.#findGlobals();
-        this.#changed();
-      })
-      .catch(() => undefined);
+  /**
+   * Reads unread files for about `maxMilliseconds`, on this thread: one slice of the background
+   * warming, so later questions and the next snapshot have their texts. Returns how many it read
+   * (0 once none is left).
+   */
+  readSome(maxMilliseconds: number): number {
+    const started = performance.now();
+    let read = 0;
+    for (const [path, entry] of this.#entries) {
+      if (!entry.unread) continue;
+      if (performance.now() - started >= maxMilliseconds) break;
+      this.#settle(entry, this.#readSync(path));
+      read += 1;
+    }
+    if (read > 0) {
+      this.#findGlobals();
+      this.#changed();
+    }
+    return read;
+  }
+
+  /** How many files are unread. */
+  get unreadCount(): number {
+    let count = 0;
+    for (const entry of this.#entries.values()) if (entry.unread) count += 1;
+    return count;
   }
 
   #unreadPaths(): string[] {
@@ -229,47 +245,48 @@ export class SourceTexts implements KnownSources {
     paths: readonly string[],
     entries: Map<string, SourceEntry>,
     signal: AbortSignal | undefined,
-    options: { readonly background?: boolean } = {},
   ): Promise<void> {
-    const limits = { maxBytes: this.#maxFileBytes };
-    const sandbox = this.#sandbox;
-    const readTextSync = sandbox.readTextSync?.bind(sandbox);
-    const settle = (entry: SourceEntry, text: string | undefined): void => {
-      if (!entry.unread) return;
-      entry.unread = false;
-      entry.text = text;
-      entry.mayDeclareGlobals = text !== undefined && mayDeclareGlobals(text);
-      entry.readAt = Date.now();
-    };
-    if (readTextSync !== undefined) {
+    if (this.#sandbox.readTextSync !== undefined) {
       await inTimeSlices(
         paths,
         (path) => {
           const entry = entries.get(path);
-          if (entry === undefined || !entry.unread) return;
-          let text: string | undefined;
-          try {
-            text = readTextSync(path, limits).text;
-          } catch {
-            text = undefined; // unreadable: the parser skips it too
-          }
-          settle(entry, text);
+          if (entry?.unread === true) this.#settle(entry, this.#readSync(path));
         },
-        { signal, background: options.background === true },
+        { signal },
       );
       return;
     }
+    const limits = { maxBytes: this.#maxFileBytes };
     for (let start = 0; start < paths.length; start += readConcurrency) {
       signal?.throwIfAborted();
       await Promise.all(
         paths.slice(start, start + readConcurrency).map(async (path) => {
           const entry = entries.get(path);
-          if (entry === undefined || !entry.unread) return;
-          const read = await sandbox.readText(path, limits).catch(() => undefined);
-          settle(entry, read?.text);
+          if (entry?.unread !== true) return;
+          const read = await this.#sandbox.readText(path, limits).catch(() => undefined);
+          this.#settle(entry, read?.text);
         }),
       );
     }
+  }
+
+  /** The text of `path` read on this thread, or `undefined` when it is unreadable (the parser skips it too). */
+  #readSync(path: string): string | undefined {
+    try {
+      return this.#sandbox.readTextSync?.(path, { maxBytes: this.#maxFileBytes }).text;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records what reading an unread entry found; an entry read meanwhile is left as it is. */
+  #settle(entry: SourceEntry, text: string | undefined): void {
+    if (!entry.unread) return;
+    entry.unread = false;
+    entry.text = text;
+    entry.mayDeclareGlobals = text !== undefined && mayDeclareGlobals(text);
+    entry.readAt = Date.now();
   }
 
   /** The files among `paths` whose text contains any of `words`, in the order of `paths`. */
@@ -297,20 +314,7 @@ export class SourceTexts implements KnownSources {
 
   /** Reads every unread file at once, on this thread: the fallback of `containing` for a word no `prepare` asked about. */
   #readUnreadNow(): void {
-    const options = { maxBytes: this.#maxFileBytes };
-    for (const [path, entry] of this.#entries) {
-      if (!entry.unread) continue;
-      let text: string | undefined;
-      try {
-        text = this.#sandbox.readTextSync?.(path, options).text;
-      } catch {
-        text = undefined;
-      }
-      entry.unread = false;
-      entry.text = text;
-      entry.mayDeclareGlobals = text !== undefined && mayDeclareGlobals(text);
-      entry.readAt = Date.now();
-    }
+    for (const [path, entry] of this.#entries) if (entry.unread) this.#settle(entry, this.#readSync(path));
     this.#findGlobals();
     this.#changed();
   }
