@@ -7,6 +7,9 @@ import { wordPieces, wordsOf } from './cache/word-set.js';
 import { mtimeOfVersion } from './file-version.js';
 import { inTimeSlices } from '../../shared/time-slices.js';
 import type { RipgrepPrefilter } from './ripgrep-prefilter.js';
+import { mayDeclareGlobals } from './may-declare-globals.js';
+import { unreadEntry } from './source-entry.js';
+import type { SourceEntry } from './source-entry.js';
 
 const readConcurrency = 64;
 /** Changes are saved once none came for this long, so one question's reads and parses make one save. */
@@ -19,45 +22,8 @@ const saveBatch = 200;
  */
 const racyWindowMs = 3000;
 
-/** A line that starts an ES module statement (`import x`, `export`), not a dynamic `import(...)`. */
-const moduleStatement = /^[ \t]*(?:import|export)\b(?![ \t]*\()/m;
-/** A module's additions to the global scope or to another module: `declare global`, `declare module 'name'`. */
-const ambientDeclaration = /\bdeclare[ \t]+(?:global\b|module[ \t]*['"])/;
-
-/**
- * What is known of one source file at one version: its text (read by this process), its record in
- * the snapshot, or neither yet (`unread`: ripgrep named it no candidate; it is read later). An
- * entry read and found unreadable has neither and counts as no file. Entries are updated in place
- * when read, so every map holding one sees it.
- */
-interface SourceEntry {
-  readonly version: string;
-  text: string | undefined;
-  /** Not read yet: ripgrep found it mentions none of the words asked so far and declares no globals. */
-  unread: boolean;
-  /** Its ordinal in the loaded snapshot, when trusted from it rather than read. */
-  readonly ordinal: number | undefined;
-  mayDeclareGlobals: boolean;
-  /** When the text was read (epoch ms); the snapshot's save time for a trusted entry. */
-  readAt: number;
-  key: string | undefined;
-  keyedAt: number;
-  words: readonly string[] | undefined;
-}
-
 /** With at least this many files to read, the prefilter asks ripgrep (when it has one) which to read first. */
 const ripgrepMinFiles = 200;
-
-/**
- * Whether a JS/TS file may declare names outside its own module scope: a script without ES
- * module statements (its top-level declarations are globals; a CommonJS file counts too, which
- * only errs on the safe side), a `declare global`, a `declare module 'name'`, a triple-slash
- * reference. A program made of a question's files plus every such file resolves
- * names in those files as the whole repository's program does.
- */
-export function mayDeclareGlobals(text: string): boolean {
-  return !moduleStatement.test(text) || ambientDeclaration.test(text) || text.includes('/// <reference');
-}
 
 /**
  * The text prefilter of the code index: which source files mention a name, so a question parses
@@ -146,17 +112,6 @@ export class SourceTexts implements KnownSources {
     }
     const dropped = first ? (this.#snapshot?.size ?? 0) > entries.size : this.#entries.size > entries.size;
     if (stale.length === 0 && !dropped && !first) return;
-    const made = (path: string): SourceEntry => ({
-      version: versions.get(path) ?? '',
-      text: undefined,
-      unread: true,
-      ordinal: undefined,
-      mayDeclareGlobals: false,
-      readAt: 0,
-      key: undefined,
-      keyedAt: 0,
-      words: undefined,
-    });
     // With ripgrep, only the files that may declare globals are read now (the program needs them);
     // the rest stay unread until a question's words (`prepare`) or the background warming (`readSome`) reach them.
     const ripgrep =
@@ -169,7 +124,7 @@ export class SourceTexts implements KnownSources {
     ]);
     const now =
       globals === null ? stale : stale.filter((path) => globals.has(path) || mentioning?.has(path) === true);
-    for (const path of stale) entries.set(path, made(path));
+    for (const path of stale) entries.set(path, unreadEntry(versions.get(path) ?? ''));
     if (globals !== null) {
       this.#unreadGeneration += 1;
       this.#scannedWords.clear();

@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeIndex } from '../../../src/explore/index/code-index.js';
-import { mayDeclareGlobals } from '../../../src/explore/index/source-texts.js';
+import { mayDeclareGlobals } from '../../../src/explore/index/may-declare-globals.js';
 
 // The default `question` scope parses only the files that mention a name and builds a program
 // of those; `whole-repo` parses everything and puts every JS/TS file in the program. They must
