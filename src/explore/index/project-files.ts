@@ -7,8 +7,7 @@ import { isScriptFile, languageOf } from './languages.js';
 import { statVersion, watchedVersion } from './file-version.js';
 import { ListingChanges } from '../sandbox/listing-changes.js';
 import { inTimeSlices } from '../../shared/time-slices.js';
-import { isListingCurrent } from '../sandbox/listing-stamps.js';
-import { fileListing } from '../sandbox/file-listing.js';
+import { listingToStore, reusableListing } from './stored-listing.js';
 import type { StoredListing } from './cache/repository-snapshot.js';
 
 const parseConcurrency = 64;
@@ -196,32 +195,22 @@ export class ProjectFiles {
     return this.#sandbox.listFiles(signal === undefined ? {} : { signal });
   }
 
-  /** The stored listing when it was stored under this sandbox's identity and every folder's stamp holds, else a walk. */
+  /** The stored listing while it holds (`reusableListing`), else a walk. */
   async #storedOrWalked(signal: AbortSignal | undefined): Promise<readonly string[]> {
-    const identity = this.#sandbox.listingIdentity;
-    const stored = identity === undefined ? undefined : await this.#storedListing?.().catch(() => undefined);
-    if (stored !== undefined && stored.identity === identity) {
-      const current = await isListingCurrent(this.#sandbox.root, stored, signal).catch(() => false);
-      if (current) return fileListing([...stored.files], false, stored.directories);
-    }
-    return this.#walk(signal);
+    const stored =
+      this.#sandbox.listingIdentity === undefined
+        ? undefined
+        : await this.#storedListing?.().catch(() => undefined);
+    return (await reusableListing(this.#sandbox, stored, signal)) ?? this.#walk(signal);
   }
 
-  /**
-   * The current listing with its folders' stamps, for a later process to reuse (see
-   * `storedListing`); `undefined` without a `listingIdentity`, for a listing cut at `maxFiles`,
-   * or when a folder changed about the time of the walk.
-   */
+  /** The current listing with its folders' stamps, for a later process to reuse (see `storedListing` and `listingToStore`). */
   async listingToStore(): Promise<StoredListing | undefined> {
-    const identity = this.#sandbox.listingIdentity;
     const listing = this.#listing;
     const changes = this.#changes;
-    if (identity === undefined || listing === undefined || changes === undefined) return undefined;
+    if (listing === undefined || changes === undefined) return undefined;
     const [files, tracked] = await Promise.all([listing, changes]);
-    if (tracked === undefined || (files as { readonly truncated?: boolean }).truncated === true)
-      return undefined;
-    const stamps = await tracked.stamps();
-    return stamps === undefined ? undefined : { identity, files, ...stamps };
+    return listingToStore(this.#sandbox, files, tracked);
   }
 
   /** JS/TS files within the size limit, as of the last `revalidate`. */

@@ -5,13 +5,12 @@ import type { RepositorySnapshot, SnapshotFile, StoredListing } from './cache/re
 import type { SnapshotStore } from './cache/snapshot-store.js';
 import { wordPieces, wordsOf } from './cache/word-set.js';
 import { mtimeOfVersion } from './file-version.js';
-import { inTimeSlices } from '../../shared/time-slices.js';
+import { readTexts } from './read-texts.js';
 import type { RipgrepPrefilter } from './ripgrep-prefilter.js';
 import { mayDeclareGlobals } from './may-declare-globals.js';
 import { unreadEntry } from './source-entry.js';
 import type { SourceEntry } from './source-entry.js';
 
-const readConcurrency = 64;
 /** Changes are saved once none came for this long, so one question's reads and parses make one save. */
 const saveDelayMs = 250;
 /** Files whose words are gathered between two yields to the event loop while saving. */
@@ -201,29 +200,11 @@ export class SourceTexts implements KnownSources {
     entries: Map<string, SourceEntry>,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    if (this.#sandbox.readTextSync !== undefined) {
-      await inTimeSlices(
-        paths,
-        (path) => {
-          const entry = entries.get(path);
-          if (entry?.unread === true) this.#settle(entry, this.#readSync(path));
-        },
-        { signal },
-      );
-      return;
-    }
-    const limits = { maxBytes: this.#maxFileBytes };
-    for (let start = 0; start < paths.length; start += readConcurrency) {
-      signal?.throwIfAborted();
-      await Promise.all(
-        paths.slice(start, start + readConcurrency).map(async (path) => {
-          const entry = entries.get(path);
-          if (entry?.unread !== true) return;
-          const read = await this.#sandbox.readText(path, limits).catch(() => undefined);
-          this.#settle(entry, read?.text);
-        }),
-      );
-    }
+    const unread = paths.filter((path) => entries.get(path)?.unread === true);
+    await readTexts(this.#sandbox, unread, { maxBytes: this.#maxFileBytes, signal }, (path, text) => {
+      const entry = entries.get(path);
+      if (entry !== undefined) this.#settle(entry, text);
+    });
   }
 
   /** The text of `path` read on this thread, or `undefined` when it is unreadable (the parser skips it too). */

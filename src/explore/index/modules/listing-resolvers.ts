@@ -1,5 +1,5 @@
 import type { CodeIndexSandbox } from '../code-index-sandbox.js';
-import { inTimeSlices } from '../../../shared/time-slices.js';
+import { readTexts } from '../read-texts.js';
 import { isDataModule, languageOf } from '../languages.js';
 import { createModuleResolver, isModuleConfigFile } from './module-resolver.js';
 import type { ModuleResolver } from './module-resolver.js';
@@ -33,25 +33,10 @@ export class ListingResolvers {
   async #build(listing: readonly string[]): Promise<ModuleResolver> {
     const configs = new Map<string, string>();
     const configPaths = listing.filter(isModuleConfigFile).slice(0, maxConfigFiles);
-    const options = { maxBytes: maxConfigBytes };
-    const readTextSync = this.#sandbox.readTextSync?.bind(this.#sandbox);
     // An unreadable or oversized config resolves nothing; the rest still does.
-    if (readTextSync !== undefined) {
-      await inTimeSlices(configPaths, (path) => {
-        try {
-          configs.set(path, readTextSync(path, options).text);
-        } catch {
-          // left out
-        }
-      });
-    } else {
-      await Promise.all(
-        configPaths.map(async (path) => {
-          const read = await this.#sandbox.readText(path, options).catch(() => undefined);
-          if (read !== undefined) configs.set(path, read.text);
-        }),
-      );
-    }
+    await readTexts(this.#sandbox, configPaths, { maxBytes: maxConfigBytes }, (path, text) => {
+      if (text !== undefined) configs.set(path, text);
+    });
     const root = this.#sandbox.root;
     return createModuleResolver(
       listing.filter((path) => languageOf(path) !== undefined || isDataModule(path)),
