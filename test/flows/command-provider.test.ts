@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,8 +11,12 @@ import type { CommandSpec } from '../../src/flows/context/providers/command-prov
 /** Every pid a test's command wrote down; whatever is still alive after a test is killed. */
 const started: number[] = [];
 
-afterEach(() => {
+/** Every folder a test made; removed after it. */
+const folders: string[] = [];
+
+afterEach(async () => {
   for (const pid of started.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 });
 
 /** True while `pid` runs. A zombie (exited, not yet reaped: this container's init does not reap) has ended. */
@@ -32,7 +36,9 @@ function isRunning(pid: number): boolean {
 }
 
 async function repo(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'command-provider-'));
+  const folder = await mkdtemp(join(tmpdir(), 'command-provider-'));
+  folders.push(folder);
+  return folder;
 }
 
 async function runTests(root: string, spec: CommandSpec, signal?: AbortSignal): Promise<string> {

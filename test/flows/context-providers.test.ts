@@ -1,14 +1,22 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createContextProviders } from '../../src/flows/context/create-context-providers.js';
 import { fulfillContextRequests } from '../../src/flows/context/fulfill-context-requests.js';
 import { contextRequestKey, ContextResult } from '../../src/flows/context/context-schemas.js';
 import { JsonLinesRunStore } from '../../src/flows/context/providers/json-lines-run-store.js';
 
+/** Every folder a test made; removed after it. */
+const folders: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
 async function repo(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'flows-providers-'));
+  folders.push(root);
   await writeFile(join(root, 'a.test.js'), 'test');
   return root;
 }

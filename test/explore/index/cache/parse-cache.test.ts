@@ -152,6 +152,7 @@ describe('the code index parse cache, in one process', () => {
     await unlink(join(repo, 'web/client.ts'));
     expect(await index.definitions('fetchOrders')).toEqual([]);
     expect((await index.importGraph()).files).toBe(before.files - 1);
+    await index.close();
   });
 
   it('writes nothing with cache: false', async () => {
@@ -160,6 +161,7 @@ describe('the code index parse cache, in one process', () => {
     expect(await tools['get_definition']!.execute({ symbol: 'Engine' }, context)).toContain('core.py');
     const index = new CodeIndex({ root: repo, cache: false });
     await index.importGraph();
+    await index.close();
     expect(await filesUnder(cache)).toEqual([]);
   });
 
@@ -172,6 +174,7 @@ describe('the code index parse cache, in one process', () => {
     expect((await index.symbols('web/client.ts')).symbols.map((symbol) => symbol.name)).toContain(
       'fetchOrders',
     );
+    await index.close();
   });
 
   it('refuses a bad option, naming it', () => {

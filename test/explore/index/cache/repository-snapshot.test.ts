@@ -74,8 +74,13 @@ function countingIndex(
     return readTextSync(path, readOptions);
   });
   // No background warming: it would read and cache more files than the question did.
-  return { index: new CodeIndex({ ...options, sandbox, warm: false }), reads };
+  const index = new CodeIndex({ ...options, sandbox, warm: false });
+  opened.push(index);
+  return { index, reads };
 }
+
+/** The indexes a test made: closed before its folder is removed, so no delayed save writes into it after. */
+const opened: CodeIndex[] = [];
 
 let scratch: string;
 let repo: string;
@@ -99,6 +104,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  await Promise.all(opened.splice(0).map((index) => index.close()));
   vi.restoreAllMocks();
   await rm(scratch, { recursive: true, force: true });
 });
