@@ -9,6 +9,8 @@ import { astroTwice, copyCorpus, findAstroTarball, unpackAstro } from './astro-c
 import type { CacheSetting, CodeScaleChildOptions, CodeScaleChildResult } from './code-scale-child.js';
 import { candidateNames, coldTools, editedFile, editedText, searchCases } from './code-scale-jobs.js';
 import { filesMentioning, ripgrepFileCount, ripgrepVersion } from './ripgrep-files.js';
+import { tsserverFirstAnswer, tsserverVersion } from './tsserver-first-answer.js';
+import type { TsserverRequest } from './tsserver-first-answer.js';
 
 export interface CodeScaleSuiteOptions {
   /** Rounds of every job; each cold measurement is a fresh process. */
@@ -152,6 +154,30 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       });
     }
   }
+  // The reference the tools' answers are checked against: a fresh tsserver, once a round.
+  const tsserverRequests: Readonly<Record<string, TsserverRequest>> = {
+    get_definition: 'navto',
+    get_references: 'references',
+  };
+  tasks.push(async (build) => {
+    if (build !== 'ours') return;
+    for (const [tool, request] of Object.entries(tsserverRequests)) {
+      try {
+        const answer = await tsserverFirstAnswer({
+          root: astro,
+          file: editedFile,
+          name: 'AstroError',
+          request,
+        });
+        options.log(`    tsserver ${request} ${astro}: ok, ${answer.count} items`);
+        record(`tsserver:astro:${tool}`, 'ours', answer.ms);
+        record(`tsserver-rss:astro:${tool}`, 'ours', answer.peakRssMb);
+      } catch (error) {
+        options.log(`    tsserver ${request} ${astro}: FAILED ${(error as Error).message}`);
+        failures.push(`- tsserver ${request} on ${astro}: ${(error as Error).message}`);
+      }
+    }
+  });
   tasks.push(async (build) => {
     const directory = mkdtempSync(join(tmpdir(), 'tool-orchestrator-bench-cache-'));
     try {
@@ -265,12 +291,14 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
     target: string,
     limit: number | undefined,
     ripgrepKey?: string,
+    tsserverKey?: string,
   ): void => {
     rows.push([
       label,
       cell(key, 'ours'),
       cell(key, 'baseline'),
       ripgrepKey === undefined ? '' : ms(value(ripgrepKey, 'ours')),
+      tsserverKey === undefined ? '' : ms(value(tsserverKey, 'ours')),
       target,
       met(value(key, 'ours'), limit),
     ]);
@@ -289,6 +317,9 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         `≤ ${formatNumber(limit, 0)} ms`,
         limit,
         tool === 'search_text' ? `cold-rg:${corpus.name}:${tool}` : undefined,
+        value(`tsserver:${corpus.name}:${tool}`, 'ours') === undefined
+          ? undefined
+          : `tsserver:${corpus.name}:${tool}`,
       );
     }
     const peak = (build: Build): number | undefined => {
@@ -297,6 +328,10 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         .filter((entry) => entry !== undefined);
       return values.length === 0 ? undefined : Math.max(...values);
     };
+    const tsserverPeaks = Object.keys(tsserverRequests)
+      .map((tool) => value(`tsserver-rss:${corpus.name}:${tool}`, 'ours'))
+      .filter((entry) => entry !== undefined);
+    const tsserverPeak = tsserverPeaks.length === 0 ? undefined : Math.max(...tsserverPeaks);
     const peakOurs = peak('ours');
     const peakBaseline = peak('baseline');
     rows.push([
@@ -304,6 +339,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       formatNumber(peakOurs, 0),
       options.baseline === undefined ? '' : formatNumber(peakBaseline, 0),
       '',
+      tsserverPeak === undefined ? '' : formatNumber(tsserverPeak, 0),
       '≤ 400 MB',
       met(peakOurs, 400),
     ]);
@@ -345,6 +381,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       cacheCell('ours'),
       cacheCell('baseline'),
       '',
+      '',
       '≤ 1,000 ms',
       met(value(`cache:${tool}`, 'ours'), 1000),
     ]);
@@ -372,6 +409,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         cell(key, 'ours'),
         cell(key, 'baseline'),
         ms(ripgrepMs),
+        '',
         `≤ 2x rg (${formatRatio(ours, ripgrepMs)})`,
         met(ours, ripgrepMs === undefined ? undefined : 2 * ripgrepMs),
       ]);
@@ -389,7 +427,8 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
     `Corpus: ${found.tarball}, unpacked at ${astro}. ${described.join('; ')}.` +
       (twice === undefined ? '' : ' monorepo: astro with its packages/ copied beside it as packages-copy/.'),
     `Warm names (files mentioning each, counted with rg): ${names.map((entry) => `\`${entry.name}\` ${entry.files ?? '?'}`).join(', ')}.` +
-      ` ripgrep: ${rgVersion ?? 'not installed'}, timed as a spawned process.`,
+      ` ripgrep: ${rgVersion ?? 'not installed'}, timed as a spawned process.` +
+      ` tsserver: TypeScript ${tsserverVersion()}'s, a fresh process opening \`${editedFile}\` (its tsconfig project), asked \`navto AstroError\` for \`get_definition\` and \`references\` at the class for \`get_references\`; its RSS cell is its peak.`,
     '',
     markdownTable(
       [
@@ -397,6 +436,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         'this build',
         options.baseline === undefined ? 'baseline (none)' : `baseline ${options.baseline}`,
         'ripgrep',
+        'tsserver',
         'target',
         'met',
       ],
