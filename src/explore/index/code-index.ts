@@ -420,12 +420,14 @@ export class CodeIndex {
   }
 
   async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
-    this.#prefetchEngine(signal);
-    const [files, resolver] = await Promise.all([this.#files.parseAll(signal), this.#resolver(signal)]);
-    if (this.#answersGeneration !== this.#files.generation) {
-      this.#answers.clear();
-      this.#answersGeneration = this.#files.generation;
-    }
+    // The texts are brought up to date too: the parser takes them (or their cache keys) from there,
+    // and the next snapshot records them, so a second process parses nothing.
+    await this.#revalidate(signal);
+    await this.#texts.readAll(signal);
+    const [files, resolver] = await Promise.all([
+      this.#files.parseSome([...this.#files.versions().keys()], signal),
+      this.#resolver(signal),
+    ]);
     const snapshot = { files, byPath: new Map(files.map((file) => [file.path, file])), resolver };
     // No JS/TS files, no compiler: a Python or Go repo never loads TypeScript.
     if (this.#files.scriptFiles().length === 0) return snapshot;

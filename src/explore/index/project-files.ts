@@ -366,12 +366,6 @@ export class ProjectFiles {
     return this.#parseVersion(path, statVersion(info));
   }
 
-  /** Every listed file parsed, revalidated first; unreadable files are skipped. */
-  async parseAll(signal?: AbortSignal): Promise<ParsedFile[]> {
-    await this.revalidate(signal);
-    return this.parseSome([...this.#versions.keys()], signal);
-  }
-
   /** True when the parse of `path` at its version as of the last `revalidate` is held (done or under way). */
   hasParse(path: string): boolean {
     const version = this.#versions.get(path);

@@ -3,6 +3,7 @@ import { isScriptFile } from './languages.js';
 import type { KnownSources } from './project-files.js';
 import type { RepositorySnapshot, SnapshotFile, StoredListing } from './cache/repository-snapshot.js';
 import type { SnapshotStore } from './cache/snapshot-store.js';
+import { SnapshotSaving } from './cache/snapshot-saving.js';
 import { wordPieces, wordsOf } from './cache/word-set.js';
 import { mtimeOfVersion } from './file-version.js';
 import { readTexts } from './read-texts.js';
@@ -11,8 +12,6 @@ import { mayDeclareGlobals } from './may-declare-globals.js';
 import { unreadEntry } from './source-entry.js';
 import type { SourceEntry } from './source-entry.js';
 
-/** Changes are saved once none came for this long, so one question's reads and parses make one save. */
-const saveDelayMs = 250;
 /** Files whose words are gathered between two yields to the event loop while saving. */
 const saveBatch = 200;
 /**
@@ -35,7 +34,7 @@ export class SourceTexts implements KnownSources {
   readonly #sandbox: CodeIndexSandbox;
   readonly #maxFileBytes: number;
   readonly #store: SnapshotStore | undefined;
-  readonly #listing: (() => Promise<StoredListing | undefined>) | undefined;
+  readonly #saving: SnapshotSaving | undefined;
   readonly #ripgrep: RipgrepPrefilter | undefined;
   /** Words ripgrep was asked about since the last unread entries were made: no unread file mentions them. */
   readonly #scannedWords = new Set<string>();
@@ -46,9 +45,8 @@ export class SourceTexts implements KnownSources {
   #loading: Promise<RepositorySnapshot | undefined> | undefined;
   #snapshot: RepositorySnapshot | undefined;
   #snapshotWords: readonly (readonly string[])[] | undefined;
-  #saveTimer: ReturnType<typeof setTimeout> | undefined;
-  #saving: Promise<void> | undefined;
-  #dirty = false;
+  /** The last `update`, `prepare` or `readAll` begun (see `#inTurn`). */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: {
     readonly sandbox: CodeIndexSandbox;
@@ -67,7 +65,14 @@ export class SourceTexts implements KnownSources {
     this.#sandbox = options.sandbox;
     this.#maxFileBytes = options.maxFileBytes;
     this.#store = options.snapshots;
-    this.#listing = options.listing;
+    this.#saving =
+      options.snapshots === undefined
+        ? undefined
+        : new SnapshotSaving({
+            store: options.snapshots,
+            files: () => this.#snapshotFiles(),
+            listing: options.listing,
+          });
     // Unread files must be readable on this thread (`containing`'s fallback).
     this.#ripgrep = options.sandbox.readTextSync === undefined ? undefined : options.ripgrep;
   }
@@ -93,11 +98,26 @@ export class SourceTexts implements KnownSources {
    * Reads the files whose version changed since the last call (or since the snapshot) and forgets
    * those no longer listed. `versions` maps each source file to its `mtimeMs:size`.
    */
-  async update(
+  update(
     versions: ReadonlyMap<string, string>,
     signal?: AbortSignal,
     /** The words of the question about to be asked: ripgrep looks for them in the same pass (see `prepare`). */
     words: readonly string[] = [],
+  ): Promise<void> {
+    return this.#inTurn(() => this.#update(versions, signal, words));
+  }
+
+  /** Runs `work` once the `update`, `prepare` or `readAll` begun before it has ended: two at once would read the same files. */
+  #inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(work);
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  async #update(
+    versions: ReadonlyMap<string, string>,
+    signal: AbortSignal | undefined,
+    words: readonly string[],
   ): Promise<void> {
     this.prefetch();
     const first = this.#snapshot === undefined && this.#entries.size === 0;
@@ -140,7 +160,11 @@ export class SourceTexts implements KnownSources {
    * names the unread files that may, and those are read now. Without ripgrep (or when it fails)
    * every unread file is read.
    */
-  async prepare(words: readonly string[], signal?: AbortSignal): Promise<void> {
+  prepare(words: readonly string[], signal?: AbortSignal): Promise<void> {
+    return this.#inTurn(() => this.#prepare(words, signal));
+  }
+
+  async #prepare(words: readonly string[], signal: AbortSignal | undefined): Promise<void> {
     const asked = words.filter((word) => !this.#scannedWords.has(word));
     const unread = this.#unreadPaths();
     if (asked.length === 0 || unread.length === 0) return;
@@ -307,48 +331,37 @@ export class SourceTexts implements KnownSources {
     return found;
   }
 
+  /**
+   * Reads every unread file now (synchronously in time slices when the sandbox can): for a
+   * question that needs every file, such as the repo map, and before a save.
+   */
+  readAll(signal?: AbortSignal): Promise<void> {
+    return this.#inTurn(() => this.#readAll(signal));
+  }
+
+  async #readAll(signal: AbortSignal | undefined): Promise<void> {
+    const unread = this.#unreadPaths();
+    if (unread.length === 0) return;
+    await this.#read(unread, this.#entries, signal);
+    this.#findGlobals();
+    this.#changed();
+  }
+
   /** Reads what is unread and saves pending changes now rather than after the delay; resolves once every save under way is written. */
   async flush(): Promise<void> {
+    if (this.#saving === undefined) return;
     // The snapshot is to hold every file: what is unread yet is read first.
-    const unread = this.#store === undefined ? [] : this.#unreadPaths();
-    if (unread.length > 0) {
-      await this.#read(unread, this.#entries, undefined);
-      this.#findGlobals();
-      this.#changed();
-    }
-    // A save under way when changes came schedules another on its end: that one is started at once too.
-    for (;;) {
-      if (this.#saveTimer !== undefined) {
-        clearTimeout(this.#saveTimer);
-        this.#saveTimer = undefined;
-        this.#startSave();
-      }
-      if (this.#saving === undefined) return;
-      await this.#saving;
-    }
+    await this.readAll();
+    await this.#saving.flush();
   }
 
-  /** Schedules a save, once changes stop for a moment. The timer holds the process open until it is written. */
+  /** Schedules a save of the snapshot (see `SnapshotSaving`). */
   #changed(): void {
-    if (this.#store === undefined) return;
-    this.#dirty = true;
-    if (this.#saveTimer !== undefined) clearTimeout(this.#saveTimer);
-    this.#saveTimer = setTimeout(() => {
-      this.#saveTimer = undefined;
-      this.#startSave();
-    }, saveDelayMs);
+    this.#saving?.changed();
   }
 
-  /** Starts a save unless one is under way (that one schedules another for changes made meanwhile). */
-  #startSave(): void {
-    this.#saving ??= this.#save().finally(() => (this.#saving = undefined));
-  }
-
-  /** Writes the entries as the next snapshot; changes made meanwhile schedule another. */
-  async #save(): Promise<void> {
-    const store = this.#store;
-    if (store === undefined || !this.#dirty) return;
-    this.#dirty = false;
+  /** The entries to record in the next snapshot, with their words; the event loop runs between batches. */
+  async #snapshotFiles(): Promise<SnapshotFile[]> {
     const entries = [...this.#entries].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
     const files: SnapshotFile[] = [];
     for (let start = 0; start < entries.length; start += saveBatch) {
@@ -367,9 +380,7 @@ export class SourceTexts implements KnownSources {
         });
       }
     }
-    const listing = await this.#listing?.().catch(() => undefined);
-    await store.write(files, listing);
-    if (this.#dirty) this.#changed();
+    return files;
   }
 
   #wordsOf(entry: SourceEntry): readonly string[] {

@@ -30,7 +30,8 @@ class CountingSandbox extends Sandbox {
 describe('ProjectFiles: the files a CodeIndex parses', () => {
   it('parses each file once when two first queries of a fresh index run at the same time', async () => {
     const sandbox = new CountingSandbox({ root });
-    const index = new CodeIndex({ sandbox, warm: false });
+    // No cache: a snapshot another test saved for this fixture would let it parse without reading.
+    const index = new CodeIndex({ sandbox, cache: false, warm: false });
     const [graph, map] = await Promise.all([
       index.importGraph(),
       index.repoMap(),
@@ -48,7 +49,8 @@ describe('ProjectFiles: the files a CodeIndex parses', () => {
     try {
       await cp(root, copy, { recursive: true });
       const sandbox = new CountingSandbox({ root: copy });
-      const index = new CodeIndex({ sandbox, warm: false });
+      // No cache: a snapshot another test saved for this fixture would let it parse without reading.
+      const index = new CodeIndex({ sandbox, cache: false, warm: false });
       await index.importGraph();
       const first = new Map(sandbox.reads);
       await Promise.all([index.importGraph(), index.repoMap()]);

@@ -61,3 +61,28 @@ describe('SourceTexts.flush', () => {
     expect(writes).toEqual([['a.ts'], ['a.ts', 'b.ts']]);
   });
 });
+
+describe('SourceTexts.update', () => {
+  it('reads each file once when two updates run at once', async () => {
+    const reads: string[] = [];
+    const sandbox = new Sandbox({ root });
+    const readTextSync = sandbox.readTextSync.bind(sandbox);
+    sandbox.readTextSync = (path, options) => {
+      reads.push(path);
+      return readTextSync(path, options);
+    };
+    const texts = new SourceTexts({
+      sandbox,
+      maxFileBytes: 1 << 20,
+      snapshots: {
+        read: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 20)),
+        write: () => Promise.resolve(),
+      } as unknown as SnapshotStore,
+    });
+    const versions = await versionsOf('a.ts', 'b.ts');
+    await Promise.all([texts.update(versions), texts.update(versions), texts.readAll()]);
+    expect(reads.sort()).toEqual(['a.ts', 'b.ts']);
+    expect(texts.sourceOf('a.ts', versions.get('a.ts') ?? '')?.text).toBe('export const a = 1;\n');
+    await texts.flush();
+  });
+});

@@ -222,6 +222,17 @@ describe('the repository snapshot, across processes', () => {
     expect(await process({ exclude: ['python/pkg/core.py'] })).toEqual({ walks: 1, found: [] });
   }, 60_000);
 
+  it('is saved by a process whose only question was the repo map: the next one maps the repository reading no source file', async () => {
+    const first = new CodeIndex({ root: repo, cache: { directory: cache }, warm: false });
+    const map = await first.repoMap();
+    await first.close();
+    expect(await snapshotsIn(cache)).toHaveLength(1);
+
+    const { index, reads } = countingIndex(repo, { cache: { directory: cache } });
+    expect(await index.repoMap()).toEqual(map);
+    expect(reads).toEqual([]);
+  }, 60_000);
+
   it('saves nothing with cache: false', async () => {
     const { index, reads } = countingIndex(repo, { cache: false });
     await index.definitions('Engine');
