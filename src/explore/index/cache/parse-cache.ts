@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ParsedFile } from '../code-symbol.js';
 import { cacheEntryFormat, decodeCacheEntry, encodeCacheEntry } from './cache-entry.js';
 import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
-import { readTouched } from './read-touched.js';
+import { readTouchedSync } from './read-touched.js';
 import { snapshotFormat } from './repository-snapshot.js';
 import { compilerCacheFolder } from './compiler-code-cache.js';
 
@@ -72,7 +72,7 @@ export class ParseCache {
   /** The parse stored under `key` for `path`, or `undefined` when absent, unreadable or damaged (then deleted). */
   async get(key: string, path: string): Promise<ParsedFile | undefined> {
     const location = this.#location(key);
-    const bytes = await readTouched(location);
+    const bytes = readTouchedSync(location);
     if (bytes === undefined) return undefined;
     const file = decodeCacheEntry(bytes, key, path);
     if (file === undefined) await unlink(location).catch(() => undefined);
