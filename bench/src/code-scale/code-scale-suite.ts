@@ -86,6 +86,10 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
     })),
   );
 
+  // A second process over the cache: the two name questions, and the map, which needs every file.
+  const secondProcessTools = coldTools.filter(({ tool }) =>
+    ['get_definition', 'get_references', 'repo_map'].includes(tool),
+  );
   const builds: Build[] = options.baseline === undefined ? ['ours'] : ['ours', 'baseline'];
   const packageRoot = (build: Build): { packageRoot?: string } =>
     build === 'baseline' && options.baseline !== undefined ? { packageRoot: options.baseline } : {};
@@ -192,7 +196,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         note('cache', build, 'no persistent cache in this build');
         return;
       }
-      for (const { tool, input } of coldTools.slice(0, 2)) {
+      for (const { tool, input } of secondProcessTools) {
         const reader = await child({ mode: 'first-answer', root: astro, tool, input, cache }, build);
         record(`cache:${tool}`, build, reader?.firstMs);
       }
@@ -369,7 +373,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       );
     }
   }
-  for (const { tool } of coldTools.slice(0, 2)) {
+  for (const { tool } of secondProcessTools) {
     const cacheCell = (build: Build): string => {
       if (build === 'baseline' && options.baseline === undefined) return '';
       const text = notes.get(`${build}:cache`);

@@ -120,8 +120,9 @@ describe('the code index parse cache, across processes', () => {
   }, 200_000);
 
   it('keeps the cache under maxBytes, dropping the least recently used entries', async () => {
-    // Above the repository snapshot (about 5 kB here), below the entries: trimming drops some of them.
-    const maxBytes = 12_000;
+    // Above the repository snapshot (about 10 kB here: every file's words, since the import graph reads them all),
+    // below the snapshot and the entries together (about 29 kB): trimming drops some entries.
+    const maxBytes = 20_000;
     const report = await runChild(repo, cache, maxBytes);
     expect(report.definition).toBe('python/pkg/core.py:11');
     const entries = await filesUnder(cache);
