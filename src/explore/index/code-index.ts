@@ -1,6 +1,4 @@
 import { relative as relativePath, sep } from 'node:path';
-import { Sandbox } from '../sandbox/sandbox.js';
-import { InvalidArgumentError } from '../../errors/invalid-argument-error.js';
 import type { ImportRecord, ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import type { CodeIndexQueries } from './load-code-index-queries.js';
@@ -8,18 +6,15 @@ import { CodeIndexError } from './code-index-error.js';
 import type { DefinitionLocation, IndexContext } from './index-context.js';
 import type { CodeIndexEngine } from './load-code-index-engine.js';
 import { loadCodeIndexQueries } from './load-code-index-queries.js';
-import { ProjectFiles } from './project-files.js';
+import type { ProjectFiles } from './project-files.js';
 import { ProgramWarming } from './program-warming.js';
-import { ScriptProgram } from './script-program.js';
+import { codeIndexParts } from './code-index-parts.js';
+import { AnswerCache } from './answer-cache.js';
+import type { ScriptProgram } from './script-program.js';
 import type { WarmStep } from './script-program.js';
 import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
-import { SourceTexts } from './source-texts.js';
-import { RipgrepPrefilter } from './ripgrep-prefilter.js';
-import { resolveParseCacheOptions } from './cache/parse-cache-options.js';
-import { parserIdentity } from './cache/parser-identity.js';
-import { SnapshotStore } from './cache/snapshot-store.js';
-import { indexLoaders } from './index-loaders.js';
+import type { SourceTexts } from './source-texts.js';
 import type { CodeIndexOptions, FileSymbols, QueryOptions } from './code-index-options.js';
 import { parseCacheFor } from './cache/parse-cache.js';
 import type { ResolvedParseCacheOptions } from './cache/parse-cache-options.js';
@@ -30,7 +25,7 @@ import { buildRepoMap } from './repo-map.js';
 import type { RepoMap, RepoMapOptions } from './repo-map.js';
 import { buildStructure } from './structure.js';
 import { isScriptFile } from './languages.js';
-import { ListingResolvers } from './modules/listing-resolvers.js';
+import type { ListingResolvers } from './modules/listing-resolvers.js';
 import type { ModuleResolver } from './modules/module-resolver.js';
 import type { FileStructure } from './structure.js';
 
@@ -66,68 +61,24 @@ export class CodeIndex {
   readonly #warming: ProgramWarming;
   /** Versions of files warming has parsed (or failed to): each is tried once. */
   readonly #warmTried = new Set<string>();
-  /** Reference answers of the current file generation: same file versions, same answer. */
-  readonly #answers = new Map<string, ReferencesResult>();
-  #answersGeneration = -1;
+  /** Reference answers of the current file generation. */
+  readonly #answers = new AnswerCache<ReferencesResult>(maxCachedAnswers);
   readonly #resolvers: ListingResolvers;
   /** Loads the compiler (from the cache's code cache when there is a cache) and the engine. */
   readonly #loadEngine: () => Promise<CodeIndexEngine>;
   readonly #cache: ResolvedParseCacheOptions | undefined;
 
   constructor(options: CodeIndexOptions) {
-    if (options.sandbox === undefined && (typeof options.root !== 'string' || options.root === '')) {
-      throw new InvalidArgumentError({
-        argument: 'root',
-        value: options.root,
-        message: 'pass the repository directory as `root`, or a `sandbox`.',
-      });
-    }
-    this.#sandbox =
-      options.sandbox ??
-      new Sandbox({
-        root: options.root ?? '.',
-        ...(options.include === undefined ? {} : { include: options.include }),
-        ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
-        ...(options.limits === undefined ? {} : { limits: options.limits }),
-      });
-    this.root = this.#sandbox.root;
-    const maxFileBytes =
-      options.limits?.maxFileBytes ?? this.#sandbox.limits?.maxFileBytes ?? 2 * 1024 * 1024;
-    const cache = resolveParseCacheOptions(options.cache);
-    this.#cache = cache;
-    const ripgrep = options.ripgrep ?? true;
-    this.#texts = new SourceTexts({
-      sandbox: this.#sandbox,
-      maxFileBytes,
-      ...(ripgrep === false || !(this.#sandbox instanceof Sandbox)
-        ? {}
-        : { ripgrep: new RipgrepPrefilter(ripgrep === true ? 'rg' : ripgrep, this.root) }),
-      ...(cache === undefined
-        ? {}
-        : {
-            snapshots: new SnapshotStore(cache, { root: this.root, identity: parserIdentity() }),
-            listing: () => this.#files.listingToStore(),
-          }),
-    });
-    const loaders = indexLoaders(cache);
-    this.#loadEngine = loaders.loadEngine;
-    this.#files = new ProjectFiles({
-      sandbox: this.#sandbox,
-      maxFileBytes,
-      sources: this.#texts,
-      loadParser: loaders.loadParser,
-      ...(options.watch === undefined ? {} : { watch: options.watch }),
-      ...(cache === undefined ? {} : { storedListing: () => this.#texts.storedListing() }),
-    });
-    this.#scope = options.scope ?? 'question';
-    this.#resolvers = new ListingResolvers(this.#sandbox);
-    this.#program = new ScriptProgram({
-      root: this.root,
-      files: this.#files,
-      texts: this.#texts,
-      scope: this.#scope,
-      loadEngine: this.#loadEngine,
-    });
+    const parts = codeIndexParts(options);
+    this.#sandbox = parts.sandbox;
+    this.root = parts.sandbox.root;
+    this.#texts = parts.texts;
+    this.#files = parts.files;
+    this.#program = parts.program;
+    this.#resolvers = parts.resolvers;
+    this.#loadEngine = parts.loadEngine;
+    this.#cache = parts.cache;
+    this.#scope = parts.scope;
     this.#warming = new ProgramWarming({
       step: () => this.#warmStep(),
       background: this.#scope === 'question' && options.warm !== false,
@@ -150,11 +101,7 @@ export class CodeIndex {
   async warm(options: QueryOptions = {}): Promise<void> {
     await this.#revalidate(options.signal);
     if (this.#scope === 'whole-repo' || this.#files.scriptFiles().length === 0) return;
-    const resolver = await this.#resolver(options.signal);
-    await this.#scriptContext({ files: [], byPath: new Map(), resolver }, [], {
-      scriptFilesMentioning: () => [],
-      missing: () => undefined,
-    });
+    await this.#startProgram(options.signal);
     await this.#warming.run(options.signal);
   }
 
@@ -232,7 +179,7 @@ export class CodeIndex {
       const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
       return queries.findDefinitions(context, name, path);
     }
-    await this.#revalidate(options.signal, [localName(name)]);
+    await this.#revalidate(options.signal, { words: [localName(name)] });
     return this.#ask([localName(name)], path, options.signal, (queries, context) =>
       queries.findDefinitions(context, name, path),
     );
@@ -243,7 +190,7 @@ export class CodeIndex {
     const whole = this.#scope === 'whole-repo';
     const [queries, context] = whole
       ? await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)])
-      : [undefined, await this.#revalidate(options.signal, [localName(name)])];
+      : [undefined, await this.#revalidate(options.signal, { words: [localName(name)] })];
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
@@ -266,7 +213,6 @@ export class CodeIndex {
       const names = [...new Set([local, ...definitions.map((definition) => definition.name)])];
       result = await this.#ask(names, path, options.signal, find);
     }
-    if (this.#answers.size >= maxCachedAnswers) this.#answers.clear();
     this.#answers.set(key, result);
     return result;
   }
@@ -278,7 +224,7 @@ export class CodeIndex {
     options: QueryOptions & { readonly path?: string | undefined } = {},
   ): Promise<ImportGraphSummary | FileImportGraph> {
     const path = this.#repoPath(options.path);
-    const { files, resolver } = await this.#context(options.signal);
+    const { files, resolver } = await this.#parsedAll(options.signal);
     this.#files.track();
     const edges = importEdges(files, resolver);
     if (path === undefined) return summarizeImportGraph(files, edges);
@@ -295,7 +241,7 @@ export class CodeIndex {
   repoMap(options: RepoMapOptions & QueryOptions = {}): Promise<RepoMap> {
     return this.#question(async () => {
       const focusFiles = options.focusFiles?.map((file) => this.#repoPath(file) ?? '.');
-      const { files, resolver } = await this.#context(options.signal);
+      const { files, resolver } = await this.#parsedAll(options.signal);
       return buildRepoMap(files, resolver, {
         ...options,
         ...(focusFiles === undefined ? {} : { focusFiles }),
@@ -337,16 +283,20 @@ export class CodeIndex {
     return this.#resolvers.resolverFor(await this.#files.list(signal));
   }
 
-  /** Brings the file versions and texts up to date; a changed file drops the cached answers. */
-  async #revalidate(signal: AbortSignal | undefined, words: readonly string[] = []): Promise<undefined> {
-    this.#prefetchEngine(signal);
+  /**
+   * Brings the file versions and texts up to date; a changed file drops the cached answers. With
+   * `engine`, the compiler starts loading as soon as JS/TS files show (see `#prefetchEngine`).
+   */
+  async #revalidate(
+    signal: AbortSignal | undefined,
+    { words = [], engine = true }: { readonly words?: readonly string[]; readonly engine?: boolean } = {},
+  ): Promise<undefined> {
+    if (engine) this.#prefetchEngine(signal);
+    else void this.#resolver(signal).catch(() => undefined);
     this.#texts.prefetch();
     await this.#files.revalidate(signal);
     await this.#texts.update(this.#files.versions(), signal, words);
-    if (this.#answersGeneration !== this.#files.generation) {
-      this.#answers.clear();
-      this.#answersGeneration = this.#files.generation;
-    }
+    this.#answers.ofGeneration(this.#files.generation);
     return undefined;
   }
 
@@ -360,6 +310,8 @@ export class CodeIndex {
     // First the texts ripgrep let a question skip: later questions and the next snapshot need them.
     const read = this.#texts.readSome(warmSlice.maxMilliseconds);
     if (read > 0) return { parsed: read, added: 0, remaining: this.#texts.unreadCount };
+    // A process whose questions so far read no program (the repo map, the import graph) starts it here.
+    if (!this.#program.started && this.#files.scriptFiles().length > 0) await this.#startProgram(undefined);
     const program = this.#program.warmStep(warmSlice);
     if (program.parsed > 0 || program.added > 0 || program.remaining > 0) return program;
     const unparsed = [...this.#files.versions()]
@@ -408,6 +360,15 @@ export class CodeIndex {
     void this.#resolver(signal).catch(() => undefined);
   }
 
+  /** Makes the language service (loading the compiler), with no question's files yet: what warming grows. */
+  async #startProgram(signal: AbortSignal | undefined): Promise<void> {
+    const resolver = await this.#resolver(signal);
+    await this.#scriptContext({ files: [], byPath: new Map(), resolver }, [], {
+      scriptFilesMentioning: () => [],
+      missing: () => undefined,
+    });
+  }
+
   /** The language service's navigation over a snapshot, the program made to include `scripts`. */
   async #scriptContext(
     snapshot: Omit<IndexContext, 'scripts'>,
@@ -419,21 +380,30 @@ export class CodeIndex {
     return context;
   }
 
-  async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
-    // The texts are brought up to date too: the parser takes them (or their cache keys) from there,
-    // and the next snapshot records them, so a second process parses nothing.
-    await this.#revalidate(signal);
+  /**
+   * Every source file parsed, with the module resolver: what the import graph and the repo map
+   * read. No program: the compiler is loaded only if a file must be parsed, so a process whose
+   * parses are all in the cache never loads it. The texts are brought up to date too: the parser
+   * takes them (or their cache keys) from there, and the next snapshot records them.
+   */
+  async #parsedAll(signal: AbortSignal | undefined): Promise<Omit<IndexContext, 'scripts'>> {
+    await this.#revalidate(signal, { engine: false });
     await this.#texts.readAll(signal);
     const [files, resolver] = await Promise.all([
       this.#files.parseSome([...this.#files.versions().keys()], signal),
       this.#resolver(signal),
     ]);
-    const snapshot = { files, byPath: new Map(files.map((file) => [file.path, file])), resolver };
+    return { files, byPath: new Map(files.map((file) => [file.path, file])), resolver };
+  }
+
+  /** `#parsedAll` with the language service's navigation over every JS/TS file: `whole-repo` scope's questions. */
+  async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
+    this.#prefetchEngine(signal);
+    const snapshot = await this.#parsedAll(signal);
     // No JS/TS files, no compiler: a Python or Go repo never loads TypeScript.
     if (this.#files.scriptFiles().length === 0) return snapshot;
-    const scripts = files.filter((file) => file.engine === 'typescript').map((file) => file.path);
-    // The import graph and the repo map read no program: they do not grow a question's roots.
-    return this.#scriptContext(snapshot, this.#scope === 'whole-repo' ? scripts : [], {
+    const scripts = snapshot.files.filter((file) => file.engine === 'typescript').map((file) => file.path);
+    return this.#scriptContext(snapshot, scripts, {
       scriptFilesMentioning: () => scripts,
       missing: () => undefined,
     });

@@ -63,6 +63,11 @@ export class ScriptProgram {
     this.#loadEngine = options.loadEngine ?? loadCodeIndexEngine;
   }
 
+  /** True once `context` has made the language service's host: warming has a program to grow. */
+  get started(): boolean {
+    return this.#host !== undefined;
+  }
+
   /**
    * The language service's navigation over a snapshot, the program made to include `scripts`.
    * `resolverChanged` is true when new configuration (a tsconfig `paths`, a workspace package)

@@ -17,6 +17,7 @@ const childDeadlineMs = 60_000;
 
 interface ChildReport {
   readonly compilerLoadedBySymbols: boolean;
+  readonly compilerLoadedByGraph: boolean;
   readonly client: readonly string[];
   readonly python: readonly string[];
   readonly files: number;
@@ -63,17 +64,23 @@ afterEach(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/** What a process answering from the cache reports beside the first one's answers: it never loaded the compiler. */
+const fromTheCache = { compilerLoadedBySymbols: false, compilerLoadedByGraph: false };
+
 describe('the code index parse cache, across processes', () => {
   it('lets a second process answer from the first one’s parses, without the compiler', async () => {
     const first = await runChild(repo, cache);
     expect(first.compilerLoadedBySymbols).toBe(true);
+    expect(first.compilerLoadedByGraph).toBe(true);
     expect(first.client).toContain('function fetchOrders L1');
     expect(first.definition).toBe('python/pkg/core.py:11');
     expect((await filesUnder(cache)).length).toBeGreaterThan(10);
 
     const second = await runChild(repo, cache);
     expect(second.compilerLoadedBySymbols).toBe(false);
-    expect(second).toEqual({ ...first, compilerLoadedBySymbols: false });
+    // Every file's parse is in the cache: the import graph needs no compiler either.
+    expect(second.compilerLoadedByGraph).toBe(false);
+    expect(second).toEqual({ ...first, ...fromTheCache });
   }, 150_000);
 
   it('reuses entries for a copied checkout: they are keyed by content, not by folder', async () => {
@@ -81,7 +88,7 @@ describe('the code index parse cache, across processes', () => {
     const copy = join(scratch, 'copy');
     await cp(repo, copy, { recursive: true });
     const second = await runChild(copy, cache);
-    expect(second).toEqual({ ...first, compilerLoadedBySymbols: false });
+    expect(second).toEqual({ ...first, ...fromTheCache });
   }, 150_000);
 
   it('rebuilds damaged entries (truncated, garbled, another format) instead of trusting them', async () => {
@@ -104,7 +111,7 @@ describe('the code index parse cache, across processes', () => {
     const damaged = await runChild(repo, cache);
     expect(damaged).toEqual(first);
     const rebuilt = await runChild(repo, cache);
-    expect(rebuilt).toEqual({ ...first, compilerLoadedBySymbols: false });
+    expect(rebuilt).toEqual({ ...first, ...fromTheCache });
   }, 200_000);
 
   it('takes two processes indexing into one cache at once, leaving whole entries and no temporary files', async () => {
@@ -116,7 +123,7 @@ describe('the code index parse cache, across processes', () => {
     const entries = await filesUnder(cache);
     expect(entries.filter(({ path }) => path.endsWith('.tmp'))).toEqual([]);
     const after = await runChild(repo, cache);
-    expect(after).toEqual({ ...left, compilerLoadedBySymbols: false });
+    expect(after).toEqual({ ...left, ...fromTheCache });
   }, 200_000);
 
   it('keeps the cache under maxBytes, dropping the least recently used entries', async () => {
