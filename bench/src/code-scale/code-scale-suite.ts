@@ -182,28 +182,40 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       }
     }
   });
-  tasks.push(async (build) => {
-    const directory = mkdtempSync(join(tmpdir(), 'tool-orchestrator-bench-cache-'));
-    try {
-      const cache: CacheSetting = { directory };
-      const writer = await child(
-        { mode: 'first-answer', root: astro, tool: 'get_references', input: { symbol: 'AstroError' }, cache },
-        build,
-      );
-      record('cache-writer', build, writer?.firstMs);
-      if (writer === undefined) return;
-      if (readdirSync(directory).length === 0) {
-        note('cache', build, 'no persistent cache in this build');
-        return;
+  // Two first processes: one that answers and exits, one that also warms (its whole index, as a
+  // process that lived through a session leaves it); then a second process per tool over each cache.
+  for (const writerKind of ['answered', 'warmed'] as const) {
+    const prefix = writerKind === 'answered' ? 'cache' : 'cache-warmed';
+    tasks.push(async (build) => {
+      const directory = mkdtempSync(join(tmpdir(), 'tool-orchestrator-bench-cache-'));
+      try {
+        const cache: CacheSetting = { directory };
+        const writer = await child(
+          {
+            mode: 'first-answer',
+            root: astro,
+            tool: 'get_references',
+            input: { symbol: 'AstroError' },
+            cache,
+            ...(writerKind === 'warmed' ? { warmReferences: [] } : {}),
+          },
+          build,
+        );
+        record(`${prefix}-writer`, build, writer?.firstMs);
+        if (writer === undefined) return;
+        if (readdirSync(directory).length === 0) {
+          note(prefix, build, 'no persistent cache in this build');
+          return;
+        }
+        for (const { tool, input } of secondProcessTools) {
+          const reader = await child({ mode: 'first-answer', root: astro, tool, input, cache }, build);
+          record(`${prefix}:${tool}`, build, reader?.firstMs);
+        }
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
       }
-      for (const { tool, input } of secondProcessTools) {
-        const reader = await child({ mode: 'first-answer', root: astro, tool, input, cache }, build);
-        record(`cache:${tool}`, build, reader?.firstMs);
-      }
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
-  });
+    });
+  }
   tasks.push(async (build) => {
     const copy = copyCorpus(astro);
     try {
@@ -373,22 +385,28 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       );
     }
   }
-  for (const { tool } of secondProcessTools) {
-    const cacheCell = (build: Build): string => {
-      if (build === 'baseline' && options.baseline === undefined) return '';
-      const text = notes.get(`${build}:cache`);
-      if (text !== undefined) return `${text}; cold \`get_references\`: ${ms(value('cache-writer', build))}`;
-      return ms(value(`cache:${tool}`, build));
-    };
-    rows.push([
-      `3. astro: \`${tool}\` first answer of a second process, persistent cache written by the first (ms)`,
-      cacheCell('ours'),
-      cacheCell('baseline'),
-      '',
-      '',
-      '≤ 1,000 ms',
-      met(value(`cache:${tool}`, 'ours'), 1000),
-    ]);
+  for (const [prefix, writer] of [
+    ['cache', 'written by the first'],
+    ['cache-warmed', 'written by a first that warmed its whole index'],
+  ] as const) {
+    for (const { tool } of secondProcessTools) {
+      const cacheCell = (build: Build): string => {
+        if (build === 'baseline' && options.baseline === undefined) return '';
+        const text = notes.get(`${build}:${prefix}`);
+        if (text !== undefined)
+          return `${text}; cold \`get_references\`: ${ms(value(`${prefix}-writer`, build))}`;
+        return ms(value(`${prefix}:${tool}`, build));
+      };
+      rows.push([
+        `3. astro: \`${tool}\` first answer of a second process, persistent cache ${writer} (ms)`,
+        cacheCell('ours'),
+        cacheCell('baseline'),
+        '',
+        '',
+        '≤ 1,000 ms',
+        met(value(`${prefix}:${tool}`, 'ours'), 1000),
+      ]);
+    }
   }
   row(
     '4. astro: `get_definition` of a name declared in one changed file, after the write (ms)',
