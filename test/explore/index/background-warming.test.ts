@@ -1,7 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CodeIndex } from '../../../src/explore/index/code-index.js';
+import { ScriptProgram } from '../../../src/explore/index/script-program.js';
 import { exploreEntryUrl, runScriptInChild } from '../../support/run-in-child.js';
 
 // Warming the program after a question runs on unreferenced timers: a process that has nothing
@@ -44,4 +46,22 @@ console.log(JSON.stringify({ total: references.total, active: process.getActiveR
     expect(printed.total).toBeGreaterThan(0);
     expect(printed.active.filter((resource) => resource === 'Timeout')).toEqual([]);
   });
+
+  it('makes the program after a repo map, which answers without one', async () => {
+    const context = vi.spyOn(ScriptProgram.prototype, 'context');
+    const index = new CodeIndex({ root, cache: false });
+    try {
+      expect((await index.repoMap()).text).toContain('module-');
+      expect(context).not.toHaveBeenCalled();
+      // Between questions, the background warming makes it.
+      const deadline = Date.now() + 10_000;
+      while (context.mock.calls.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(context).toHaveBeenCalled();
+    } finally {
+      await index.close();
+      context.mockRestore();
+    }
+  }, 60_000);
 });
