@@ -99,6 +99,7 @@ export class CodeIndex {
    * whose first question builds the whole program.
    */
   async warm(options: QueryOptions = {}): Promise<void> {
+    this.#prefetchEngine(options.signal);
     await this.#revalidate(options.signal);
     if (this.#scope === 'whole-repo' || this.#files.scriptFiles().length === 0) return;
     await this.#startProgram(options.signal);
@@ -175,11 +176,12 @@ export class CodeIndex {
     options: { readonly path?: string } & QueryOptions,
   ): Promise<DefinitionLocation[]> {
     const path = this.#repoPath(options.path);
+    this.#prefetchEngine(options.signal);
     if (this.#scope === 'whole-repo') {
       const [queries, context] = await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)]);
       return queries.findDefinitions(context, name, path);
     }
-    await this.#revalidate(options.signal, { words: [localName(name)] });
+    await this.#revalidate(options.signal, [localName(name)]);
     return this.#ask([localName(name)], path, options.signal, (queries, context) =>
       queries.findDefinitions(context, name, path),
     );
@@ -188,9 +190,10 @@ export class CodeIndex {
   async #references(name: string, options: FindReferencesOptions & QueryOptions): Promise<ReferencesResult> {
     const path = this.#repoPath(options.path);
     const whole = this.#scope === 'whole-repo';
+    this.#prefetchEngine(options.signal);
     const [queries, context] = whole
       ? await Promise.all([loadCodeIndexQueries(), this.#context(options.signal)])
-      : [undefined, await this.#revalidate(options.signal, { words: [localName(name)] })];
+      : [undefined, await this.#revalidate(options.signal, [localName(name)])];
     const key = JSON.stringify([name, path, options.includeDeclaration === true, options.maxReferences]);
     const cached = this.#answers.get(key);
     if (cached !== undefined) return cached;
@@ -283,16 +286,10 @@ export class CodeIndex {
     return this.#resolvers.resolverFor(await this.#files.list(signal));
   }
 
-  /**
-   * Brings the file versions and texts up to date; a changed file drops the cached answers. With
-   * `engine`, the compiler starts loading as soon as JS/TS files show (see `#prefetchEngine`).
-   */
-  async #revalidate(
-    signal: AbortSignal | undefined,
-    { words = [], engine = true }: { readonly words?: readonly string[]; readonly engine?: boolean } = {},
-  ): Promise<undefined> {
-    if (engine) this.#prefetchEngine(signal);
-    else void this.#resolver(signal).catch(() => undefined);
+  /** Brings the file versions and texts up to date; a changed file drops the cached answers. */
+  async #revalidate(signal: AbortSignal | undefined, words: readonly string[] = []): Promise<undefined> {
+    // The module resolver reads every package.json and tsconfig: those reads run beside the stats.
+    void this.#resolver(signal).catch(() => undefined);
     this.#texts.prefetch();
     await this.#files.revalidate(signal);
     await this.#texts.update(this.#files.versions(), signal, words);
@@ -343,6 +340,7 @@ export class CodeIndex {
     );
   }
 
+  /** Starts loading the compiler for a question that reads the program, beside the listing and the stats. */
   #prefetchEngine(signal: AbortSignal | undefined): void {
     // A repo with JS/TS files starts loading the compiler as soon as its stored snapshot or its
     // listing shows one, while it is walked and its files stat'ed.
@@ -356,8 +354,6 @@ export class CodeIndex {
       .list(signal)
       .then(load)
       .catch(() => undefined);
-    // The module resolver reads every package.json and tsconfig: those reads run beside the stats too.
-    void this.#resolver(signal).catch(() => undefined);
   }
 
   /** Makes the language service (loading the compiler), with no question's files yet: what warming grows. */
@@ -387,7 +383,7 @@ export class CodeIndex {
    * takes them (or their cache keys) from there, and the next snapshot records them.
    */
   async #parsedAll(signal: AbortSignal | undefined): Promise<Omit<IndexContext, 'scripts'>> {
-    await this.#revalidate(signal, { engine: false });
+    await this.#revalidate(signal);
     await this.#texts.readAll(signal);
     const [files, resolver] = await Promise.all([
       this.#files.parseSome([...this.#files.versions().keys()], signal),
@@ -398,7 +394,6 @@ export class CodeIndex {
 
   /** `#parsedAll` with the language service's navigation over every JS/TS file: `whole-repo` scope's questions. */
   async #context(signal: AbortSignal | undefined): Promise<IndexContext> {
-    this.#prefetchEngine(signal);
     const snapshot = await this.#parsedAll(signal);
     // No JS/TS files, no compiler: a Python or Go repo never loads TypeScript.
     if (this.#files.scriptFiles().length === 0) return snapshot;
