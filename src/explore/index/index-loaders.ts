@@ -5,7 +5,7 @@ import { isScriptFile } from './languages.js';
 import { loadCodeIndexEngine } from './load-code-index-engine.js';
 import type { CodeIndexEngine } from './load-code-index-engine.js';
 import { loadCodeIndexQueries } from './load-code-index-queries.js';
-import type { SourceParser } from './project-files.js';
+import type { SourceParser } from './file-source.js';
 
 /** How one code index loads the compiler and its parser. */
 export interface IndexLoaders {

@@ -1,13 +1,11 @@
-import { statSync } from 'node:fs';
-import type { Stats } from 'node:fs';
-import { posix } from 'node:path';
 import type { ParsedFile } from './code-symbol.js';
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile, languageOf } from './languages.js';
 import { statVersion, watchedVersion } from './file-version.js';
 import { ListingChanges } from '../sandbox/listing-changes.js';
-import { inTimeSlices } from '../../shared/time-slices.js';
 import { listingToStore, reusableListing } from './stored-listing.js';
+import { statVersions } from './stat-versions.js';
+import type { FileSource, KnownSources, SourceParser } from './file-source.js';
 import type { StoredListing } from './cache/repository-snapshot.js';
 
 const parseConcurrency = 64;
@@ -21,31 +19,6 @@ interface Stated {
 
 /** Closes the watchers of a `ProjectFiles` dropped without `close()`: they would hold inotify watches until exit. */
 const unwatchOnCollect = new FinalizationRegistry<ListingChanges>((changes) => changes.close());
-
-/** Parses one file's text (`parseFile`); `undefined` for files in no supported language. */
-export type FileParser = (path: string, text: string) => Promise<ParsedFile | undefined>;
-
-/** A file to parse: its path, what is already known of its current version, and how to get its text. */
-export interface FileSource {
-  readonly path: string;
-  /** The parse cache's key of this version's text, when known: a cached parse is found without reading the file. */
-  readonly key?: string;
-  /** The text: the one already read when there is one, else read through the sandbox (once). */
-  text(): Promise<string>;
-  /** Told the key of the text once it is computed from it. */
-  keyed?(key: string): void;
-}
-
-/** Parses one file from its source (`parseFile` over `source.text()`, or a cache in front of it). */
-export type SourceParser = (source: FileSource) => Promise<ParsedFile | undefined>;
-
-/** What the index already holds of a file at a version (its text, its content key), so parsing it need not read it again. */
-export interface KnownSources {
-  /** The text and key known for `path` at `version`, or `undefined`. */
-  sourceOf(path: string, version: string): { readonly text?: string; readonly key?: string } | undefined;
-  /** Records the key computed from the text of `path` at `version`. */
-  keyed(path: string, version: string, key: string): void;
-}
 
 /** Options of {@link ProjectFiles}. */
 export interface ProjectFilesOptions {
@@ -302,7 +275,7 @@ export class ProjectFiles {
     if (changed.size === 0) return { files, versions: this.#versions, watched: changes.watching };
     const versions = new Map(this.#versions);
     const paths = [...changed].filter((path) => languageOf(path) !== undefined);
-    const stats = await this.#statFiles(paths, signal);
+    const stats = await statVersions(this.#sandbox.root, this.#maxFileBytes, paths, signal);
     paths.forEach((path, index) => {
       const version = stats[index];
       if (version === undefined) versions.delete(path);
@@ -319,7 +292,7 @@ export class ProjectFiles {
     const files = this.#sourceFilesOf(await this.list(signal));
     // Watched from before the first stat: a change after a file's stat is an event.
     const watched = (await this.#changes)?.watching === true;
-    const stats = await this.#statFiles(files, signal);
+    const stats = await statVersions(this.#sandbox.root, this.#maxFileBytes, files, signal);
     const versions = new Map<string, string>();
     files.forEach((file, index) => {
       const version = stats[index];
@@ -333,31 +306,6 @@ export class ProjectFiles {
       this.#sourceFiles = { listing, files: listing.filter((file) => languageOf(file) !== undefined) };
     }
     return this.#sourceFiles.files;
-  }
-
-  /** `mtimeMs:size` of each of `files`, `undefined` for one that is missing, not a file or over the size limit. */
-  async #statFiles(
-    files: readonly string[],
-    signal: AbortSignal | undefined,
-  ): Promise<(string | undefined)[]> {
-    const versions: (string | undefined)[] = [];
-    // Synchronous stats in time slices: thousands of them cost less so than as thread-pool round trips.
-    await inTimeSlices(
-      files,
-      (file) => {
-        let stats: Stats | undefined;
-        try {
-          stats = statSync(posix.join(this.#sandbox.root, file), { throwIfNoEntry: false });
-        } catch {
-          stats = undefined;
-        }
-        versions.push(
-          stats?.isFile() === true && stats.size <= this.#maxFileBytes ? statVersion(stats) : undefined,
-        );
-      },
-      { signal },
-    );
-    return versions;
   }
 
   /** Parses one file through the sandbox (so a bad path gets the sandbox's error), cached by version. */

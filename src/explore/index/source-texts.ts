@@ -1,6 +1,6 @@
 import type { CodeIndexSandbox } from './code-index-sandbox.js';
 import { isScriptFile } from './languages.js';
-import type { KnownSources } from './project-files.js';
+import type { KnownSources } from './file-source.js';
 import type { RepositorySnapshot, SnapshotFile, StoredListing } from './cache/repository-snapshot.js';
 import type { SnapshotStore } from './cache/snapshot-store.js';
 import { SnapshotSaving } from './cache/snapshot-saving.js';

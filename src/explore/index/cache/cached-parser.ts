@@ -1,4 +1,4 @@
-import type { FileParser, SourceParser } from '../project-files.js';
+import type { FileParser, SourceParser } from '../file-source.js';
 import { contentKey } from './content-key.js';
 import { parseCacheFor } from './parse-cache.js';
 import type { ResolvedParseCacheOptions } from './parse-cache-options.js';
