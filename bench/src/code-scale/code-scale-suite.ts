@@ -9,6 +9,7 @@ import { astroTwice, copyCorpus, findAstroTarball, unpackAstro } from './astro-c
 import type { CacheSetting, CodeScaleChildOptions, CodeScaleChildResult } from './code-scale-child.js';
 import { candidateNames, coldTools, editedFile, editedText, searchCases } from './code-scale-jobs.js';
 import { filesMentioning, ripgrepFileCount, ripgrepVersion } from './ripgrep-files.js';
+import type { CompilerFloorJob, CompilerFloorResult } from './compiler-floor-child.js';
 import { tsserverFirstAnswer, tsserverVersion } from './tsserver-first-answer.js';
 import type { TsserverRequest } from './tsserver-first-answer.js';
 
@@ -182,6 +183,28 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       }
     }
   });
+  // The floor under the cold answers: what the compiler alone costs in a fresh process, once a round.
+  let floorFiles: { mentioning: number; scripts: number } | undefined;
+  tasks.push(async (build) => {
+    if (build !== 'ours') return;
+    const job: CompilerFloorJob = { root: astro, name: 'AstroError' };
+    const result = await runChild<CompilerFloorResult>('compiler-floor-child', job, {
+      timeoutMs: 900_000,
+    }).catch((error: unknown): CompilerFloorResult => ({ ok: false, failure: (error as Error).message }));
+    options.log(
+      `    compiler alone ${astro}: ${result.ok ? 'ok' : `FAILED ${result.failure?.slice(0, 500)}`}`,
+    );
+    if (!result.ok || result.loadMs === undefined) {
+      failures.push(`- compiler alone on ${astro}: ${result.failure?.slice(0, 500)}`);
+      return;
+    }
+    floorFiles = { mentioning: result.mentioningFiles ?? 0, scripts: result.scriptFiles ?? 0 };
+    const definition = result.loadMs + (result.parseMentioningMs ?? 0);
+    record('floor:astro:get_definition', 'ours', definition);
+    record('floor:astro:get_references', 'ours', definition + (result.bindMentioningMs ?? 0));
+    record('floor:astro:repo_map', 'ours', result.loadMs + (result.parseAllMs ?? 0));
+    record('floor:astro:warm-up-rss', 'ours', result.programPeakRssMb);
+  });
   // Two first processes: one that answers and exits, one that also warms (its whole index, as a
   // process that lived through a session leaves it); then a second process per tool over each cache.
   for (const writerKind of ['answered', 'warmed'] as const) {
@@ -308,6 +331,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
     limit: number | undefined,
     ripgrepKey?: string,
     tsserverKey?: string,
+    floorKey?: string,
   ): void => {
     rows.push([
       label,
@@ -315,6 +339,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       cell(key, 'baseline'),
       ripgrepKey === undefined ? '' : ms(value(ripgrepKey, 'ours')),
       tsserverKey === undefined ? '' : ms(value(tsserverKey, 'ours')),
+      floorKey === undefined ? '' : ms(value(floorKey, 'ours')),
       target,
       met(value(key, 'ours'), limit),
     ]);
@@ -336,6 +361,9 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         value(`tsserver:${corpus.name}:${tool}`, 'ours') === undefined
           ? undefined
           : `tsserver:${corpus.name}:${tool}`,
+        value(`floor:${corpus.name}:${tool}`, 'ours') === undefined
+          ? undefined
+          : `floor:${corpus.name}:${tool}`,
       );
     }
     const peak = (build: Build): number | undefined => {
@@ -356,6 +384,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       options.baseline === undefined ? '' : formatNumber(peakBaseline, 0),
       '',
       tsserverPeak === undefined ? '' : formatNumber(tsserverPeak, 0),
+      '',
       '≤ 400 MB',
       met(peakOurs, 400),
     ]);
@@ -373,6 +402,11 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         `warm-up-rss:${corpus.name}`,
         '≤ 400 MB',
         400,
+        undefined,
+        undefined,
+        value(`floor:${corpus.name}:warm-up-rss`, 'ours') === undefined
+          ? undefined
+          : `floor:${corpus.name}:warm-up-rss`,
       );
     }
     for (const entry of names) {
@@ -401,6 +435,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         `3. astro: \`${tool}\` first answer of a second process, persistent cache ${writer} (ms)`,
         cacheCell('ours'),
         cacheCell('baseline'),
+        '',
         '',
         '',
         '≤ 1,000 ms',
@@ -432,6 +467,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         cell(key, 'baseline'),
         ms(ripgrepMs),
         '',
+        '',
         `≤ 2x rg (${formatRatio(ours, ripgrepMs)})`,
         met(ours, ripgrepMs === undefined ? undefined : 2 * ripgrepMs),
       ]);
@@ -450,7 +486,10 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
       (twice === undefined ? '' : ' monorepo: astro with its packages/ copied beside it as packages-copy/.'),
     `Warm names (files mentioning each, counted with rg): ${names.map((entry) => `\`${entry.name}\` ${entry.files ?? '?'}`).join(', ')}.` +
       ` ripgrep: ${rgVersion ?? 'not installed'}, timed as a spawned process.` +
-      ` tsserver: TypeScript ${tsserverVersion()}'s, a fresh process opening \`${editedFile}\` (its tsconfig project), asked \`navto AstroError\` for \`get_definition\` and \`references\` at the class for \`get_references\`; its RSS cell is its peak.`,
+      ` tsserver: TypeScript ${tsserverVersion()}'s, a fresh process opening \`${editedFile}\` (its tsconfig project), asked \`navto AstroError\` for \`get_definition\` and \`references\` at the class for \`get_references\`; its RSS cell is its peak.` +
+      ' Compiler alone: the floor under those answers, what the TypeScript compiler the index uses costs in a fresh process on files listed and read beforehand (no I/O counted), parsing as the index parses (no JSDoc):' +
+      ` its load and the parse of the ${floorFiles?.mentioning ?? '?'} JS/TS files mentioning \`AstroError\` beside \`get_definition\`; those files also bound in a program (no module resolution, no default library) beside \`get_references\`;` +
+      ` its load and the parse of all ${floorFiles?.scripts ?? '?'} JS/TS files (the parser already warm) beside \`repo_map\`; the peak RSS of a program over all of them with its checker beside the warm-up's RSS.`,
     '',
     markdownTable(
       [
@@ -459,6 +498,7 @@ export async function runCodeScaleSuite(options: CodeScaleSuiteOptions): Promise
         options.baseline === undefined ? 'baseline (none)' : `baseline ${options.baseline}`,
         'ripgrep',
         'tsserver',
+        'compiler alone',
         'target',
         'met',
       ],
