@@ -162,13 +162,20 @@ export class CodeIndex {
     return this.#question(() => this.#references(name, options));
   }
 
-  /** Runs a question (see `ProgramWarming.question`); once it is answered, the listing's folders are stamped (`ProjectFiles.track`). */
+  /**
+   * Runs a question (see `ProgramWarming.question`) with the parse cache's writes held until it is
+   * answered (`ParseCache.whileAnswering`); then the listing's folders are stamped (`ProjectFiles.track`).
+   */
   async #question<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await this.#warming.question(work);
+      return await this.#warming.question(() => this.#answering(work));
     } finally {
       this.#files.track();
     }
+  }
+
+  #answering<T>(work: () => Promise<T>): Promise<T> {
+    return this.#cache === undefined ? work() : parseCacheFor(this.#cache).whileAnswering(work);
   }
 
   async #definitions(
@@ -227,7 +234,7 @@ export class CodeIndex {
     options: QueryOptions & { readonly path?: string | undefined } = {},
   ): Promise<ImportGraphSummary | FileImportGraph> {
     const path = this.#repoPath(options.path);
-    const { files, resolver } = await this.#parsedAll(options.signal);
+    const { files, resolver } = await this.#answering(() => this.#parsedAll(options.signal));
     this.#files.track();
     const edges = importEdges(files, resolver);
     if (path === undefined) return summarizeImportGraph(files, edges);

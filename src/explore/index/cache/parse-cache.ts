@@ -47,7 +47,8 @@ export function parseCacheFor(options: ResolvedParseCacheOptions): ParseCache {
  * locks are taken. The size is checked on a process's first write and after every eighth of the
  * cap written, so between checks it may run over by that much. An entry that fails its checks is deleted and reported as a miss. Any file
  * system error makes the cache do less (a failed write stops further writes in this process),
- * never throws.
+ * never throws. Writes asked for while an answer is being worked out (`whileAnswering`) wait
+ * until no answer is, so an answer never waits behind its own cache writes.
  */
 export class ParseCache {
   readonly #folder: string;
@@ -61,6 +62,9 @@ export class ParseCache {
   #trimming: Promise<void> | undefined;
   #trimAgain = false;
   readonly #writing = new Set<Promise<void>>();
+  /** Answers under way (`whileAnswering`): while there are any, entries wait in `#held`. */
+  #answering = 0;
+  readonly #held: { readonly key: string; readonly file: ParsedFile; readonly written: () => void }[] = [];
 
   constructor(options: ResolvedParseCacheOptions) {
     this.#folder = join(options.directory, `parses-v${cacheEntryFormat}`);
@@ -79,17 +83,44 @@ export class ParseCache {
     return file;
   }
 
-  /** Stores a parse under `key`; resolves when written, or given up on. */
+  /**
+   * Stores a parse under `key`; resolves when written, or given up on. While an answer is under
+   * way (`whileAnswering`) the write waits for its end.
+   */
   set(key: string, file: ParsedFile): Promise<void> {
-    const writing = this.#write(key, file);
+    if (this.#answering === 0) return this.#track(this.#write(key, file));
+    return this.#track(new Promise<void>((written) => this.#held.push({ key, file, written })));
+  }
+
+  /**
+   * Runs `work` (a question being answered) with the writes it asks for held until no answer is
+   * under way: the parses of a map of the repository are many, and writing each as it is made
+   * took a fifth of that answer's time. The held writes then run as before.
+   */
+  async whileAnswering<T>(work: () => Promise<T>): Promise<T> {
+    this.#answering += 1;
+    try {
+      return await work();
+    } finally {
+      this.#answering -= 1;
+      if (this.#answering === 0) this.#writeHeld();
+    }
+  }
+
+  /** Resolves once every write asked for so far is written or given up on, held ones included (they begin now). */
+  async settled(): Promise<void> {
+    this.#writeHeld();
+    await Promise.all([...this.#writing]);
+  }
+
+  #track(writing: Promise<void>): Promise<void> {
     this.#writing.add(writing);
     void writing.finally(() => this.#writing.delete(writing));
     return writing;
   }
 
-  /** Resolves once every write begun so far is written or given up on. */
-  async settled(): Promise<void> {
-    await Promise.all([...this.#writing]);
+  #writeHeld(): void {
+    for (const { key, file, written } of this.#held.splice(0)) void this.#write(key, file).then(written);
   }
 
   async #write(key: string, file: ParsedFile): Promise<void> {

@@ -8,6 +8,8 @@ import { CodeIndex } from '../../../../src/explore/index/code-index.js';
 import { createCodeTools } from '../../../../src/explore/create-code-tools.js';
 import { defaultCacheDirectory } from '../../../../src/explore/index/cache/parse-cache-options.js';
 import { InvalidArgumentError } from '../../../../src/errors/invalid-argument-error.js';
+import { ParseCache } from '../../../../src/explore/index/cache/parse-cache.js';
+import { parseScript } from '../../../../src/explore/index/parse-script.js';
 
 const fixture = fileURLToPath(new URL('../../../fixtures/code-index/polyglot', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -189,6 +191,58 @@ describe('the code index parse cache, in one process', () => {
     expect(() => new CodeIndex({ root: repo, cache: { maxBytes: -1 } })).toThrow(InvalidArgumentError);
     expect(() => new CodeIndex({ root: repo, cache: { maxBytes: -1 } })).toThrow(/cache\.maxBytes/);
     expect(() => createCodeTools({ root: repo, cache: { directory: '' } })).toThrow(/cache\.directory/);
+  });
+});
+
+describe('ParseCache writes while an answer is under way', () => {
+  const parsed = parseScript('held.ts', 'export function held() {}\n', 'typescript', 'TS');
+  const key = 'ab'.padEnd(64, '0');
+
+  it('holds them until the answer is given, then writes them', async () => {
+    const parses = new ParseCache({ directory: cache, maxBytes: 1_000_000 });
+    let written = false;
+    let writing: Promise<void> | undefined;
+    const answer = await parses.whileAnswering(async () => {
+      writing = parses.set(key, parsed);
+      void writing.then(() => (written = true));
+      // Long enough for an unheld write of a few hundred bytes to land.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(written).toBe(false);
+      expect(await filesUnder(cache)).toEqual([]);
+      return 'answered';
+    });
+    expect(answer).toBe('answered');
+    await writing;
+    expect(written).toBe(true);
+    expect((await parses.get(key, 'held.ts'))?.symbols.map((symbol) => symbol.name)).toEqual(['held']);
+  });
+
+  it('writes held parses when settled() is awaited during the answer (close() mid-question)', async () => {
+    const parses = new ParseCache({ directory: cache, maxBytes: 1_000_000 });
+    await parses.whileAnswering(async () => {
+      void parses.set(key, parsed);
+      await parses.settled();
+      expect((await parses.get(key, 'held.ts'))?.path).toBe('held.ts');
+    });
+  });
+
+  it('writes at once when no answer is under way, and still holds while a second answer is', async () => {
+    const parses = new ParseCache({ directory: cache, maxBytes: 1_000_000 });
+    await parses.set(key, parsed);
+    expect((await parses.get(key, 'held.ts'))?.path).toBe('held.ts');
+    const otherKey = 'cd'.padEnd(64, '0');
+    let releaseFirst: () => void = () => undefined;
+    const first = parses.whileAnswering(() => new Promise<void>((resolve) => (releaseFirst = resolve)));
+    let written = false;
+    await parses.whileAnswering(async () => {
+      void parses.set(otherKey, parsed).then(() => (written = true));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(written).toBe(false);
+    releaseFirst();
+    await first;
+    await parses.settled();
+    expect(written).toBe(true);
   });
 });
 
