@@ -11,7 +11,7 @@ import { ProgramWarming } from './program-warming.js';
 import { codeIndexParts } from './code-index-parts.js';
 import { AnswerCache } from './answer-cache.js';
 import type { ScriptProgram } from './script-program.js';
-import type { WarmStep } from './script-program.js';
+import { IndexWarmStep } from './index-warm-step.js';
 import { askInQuestionScope } from './question-scope.js';
 import type { ScriptContext } from './script-context.js';
 import type { SourceTexts } from './source-texts.js';
@@ -32,10 +32,6 @@ import type { FileStructure } from './structure.js';
 export type { CodeIndexOptions, FileSymbols, QueryOptions } from './code-index-options.js';
 
 const maxCachedAnswers = 256;
-/** A warming slice: parse for this long, or, once all is parsed, add this many files to the program (binding them). */
-const warmSlice = { maxMilliseconds: 25, maxFiles: 400 };
-/** Files a warming slice parses for the index's own view (symbols, imports), once the program holds every file. */
-const warmParseFiles = 16;
 
 /**
  * A lazily built code index of a repository: per-file symbols, structure and imports
@@ -59,8 +55,6 @@ export class CodeIndex {
   readonly #scope: 'question' | 'whole-repo';
   readonly #program: ScriptProgram;
   readonly #warming: ProgramWarming;
-  /** Versions of files warming has parsed (or failed to): each is tried once. */
-  readonly #warmTried = new Set<string>();
   /** Reference answers of the current file generation. */
   readonly #answers = new AnswerCache<ReferencesResult>(maxCachedAnswers);
   readonly #resolvers: ListingResolvers;
@@ -79,8 +73,14 @@ export class CodeIndex {
     this.#loadEngine = parts.loadEngine;
     this.#cache = parts.cache;
     this.#scope = parts.scope;
+    const warmStep = new IndexWarmStep({
+      files: this.#files,
+      texts: this.#texts,
+      program: this.#program,
+      startProgram: () => this.#startProgram(undefined),
+    });
     this.#warming = new ProgramWarming({
-      step: () => this.#warmStep(),
+      step: () => warmStep.step(),
       background: this.#scope === 'question' && options.warm !== false,
     });
   }
@@ -302,29 +302,6 @@ export class CodeIndex {
     await this.#texts.update(this.#files.versions(), signal, words);
     this.#answers.ofGeneration(this.#files.generation);
     return undefined;
-  }
-
-  /**
-   * One slice of warming: the texts ripgrep left unread first (`SourceTexts.readSome`), then the
-   * program's (`ScriptProgram.warmStep`); once it holds every
-   * JS/TS file, the index's own parse (symbols, imports) of the source files not parsed yet, so
-   * a question about a new name finds its files parsed. Each version is tried once.
-   */
-  async #warmStep(): Promise<WarmStep> {
-    // First the texts ripgrep let a question skip: later questions and the next snapshot need them.
-    const read = this.#texts.readSome(warmSlice.maxMilliseconds);
-    if (read > 0) return { parsed: read, added: 0, remaining: this.#texts.unreadCount };
-    // A process whose questions so far read no program (the repo map, the import graph) starts it here.
-    if (!this.#program.started && this.#files.scriptFiles().length > 0) await this.#startProgram(undefined);
-    const program = this.#program.warmStep(warmSlice);
-    if (program.parsed > 0 || program.added > 0 || program.remaining > 0) return program;
-    const unparsed = [...this.#files.versions()]
-      .filter(([path, version]) => !this.#files.hasParse(path) && !this.#warmTried.has(`${version}:${path}`))
-      .map(([path]) => path);
-    const batch = unparsed.slice(0, warmParseFiles);
-    for (const path of batch) this.#warmTried.add(`${this.#files.versionOf(path) ?? ''}:${path}`);
-    await this.#files.parseSome(batch);
-    return { parsed: batch.length, added: 0, remaining: unparsed.length - batch.length };
   }
 
   /** Runs a question on the files that mention `words`: see `askInQuestionScope`. */
